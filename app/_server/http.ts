@@ -1,0 +1,30 @@
+/** JSON responses and errors for route handlers: `{ error: { code, message } }` with the right status. */
+import "server-only";
+import { NextResponse } from "next/server";
+import { isBacktrackError } from "@/lib/journal/errors";
+
+const STATUS: Record<string, number> = {
+  not_found: 404,
+  bad_input: 400,
+  invalid_record: 400,
+  payload_too_large: 413,
+  reserved_name: 400,
+  database_unreachable: 503,
+  database_locked: 503,
+};
+
+export function json(body: unknown, status = 200): NextResponse {
+  return NextResponse.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+export function errorResponse(error: unknown): NextResponse {
+  if (isBacktrackError(error)) {
+    return json({ error: { code: error.code, message: error.message } }, STATUS[error.code] ?? 400);
+  }
+  console.error(error);
+  return json({ error: { code: "internal", message: error instanceof Error ? error.message : String(error) } }, 500);
+}
+
+export function notFound(message: string): NextResponse {
+  return json({ error: { code: "not_found", message } }, 404);
+}

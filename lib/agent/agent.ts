@@ -1,0 +1,141 @@
+/**
+ * The agent: a model, tools and a journal. `run(runId, input)` drives the loop (model turn, tool
+ * calls, repeat until the model answers without tools). Every step is journaled first, so calling
+ * `run` again with the same id resumes: recorded model outputs and tool results are returned, not
+ * recomputed.
+ */
+import { BacktrackError } from "../journal/errors";
+import type { Journal } from "../journal/ports";
+import type { AgentEvent } from "./events";
+import { Drive } from "./loop";
+import type { AssistantMessage, RunInput, Usage } from "./messages";
+import type { Model } from "./model";
+import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
+
+export interface AgentOptions {
+  /** Shown in run lists and recorded in run:start. */
+  name?: string;
+  model: Model;
+  store: Journal;
+  tools?: AnyTool[];
+  system?: string;
+  /** A run that needs more model turns than this fails with MaxTurnsError. Default 50. */
+  maxTurns?: number;
+}
+
+export interface RunOptions {
+  /** Drive this run with another model (a replay). */
+  model?: Model;
+  /** Write this run to another journal. */
+  journal?: Journal;
+  /** Records `replayOf` in run:start. */
+  replayOf?: string;
+  onEvent?: (event: AgentEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The telemetry envelope. `usage` and `turns` count the model calls this drive made (live, not
+ * replayed from the journal: those were accounted for when they ran); usage includes sub-agents'. */
+export interface RunResult {
+  message: AssistantMessage;
+  text: string;
+  usage: Usage;
+  turns: number;
+  /** Wall-clock milliseconds of this drive. */
+  duration: number;
+  runId: string;
+}
+
+export class MaxTurnsError extends BacktrackError {
+  constructor(
+    readonly runId: string,
+    readonly maxTurns: number,
+  ) {
+    super("max_turns", `run "${runId}" needed more than ${maxTurns} model turns`);
+  }
+}
+
+export class InputMismatchError extends BacktrackError {
+  constructor(readonly runId: string) {
+    super("input_mismatch", `run "${runId}" was started with a different input; resume it without an input or use a new run id`);
+  }
+}
+
+export class Agent implements AgentLike {
+  readonly name: string;
+  readonly model: Model;
+  readonly store: Journal;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly system: string | undefined;
+  readonly maxTurns: number;
+
+  constructor(options: AgentOptions) {
+    this.name = options.name ?? "agent";
+    this.model = options.model;
+    this.store = options.store;
+    this.system = options.system;
+    this.maxTurns = options.maxTurns ?? 50;
+    const tools = new Map<string, AnyTool>();
+    for (const definition of options.tools ?? []) {
+      if (tools.has(definition.name)) throw new TypeError(`two tools are named "${definition.name}"`);
+      tools.set(definition.name, definition);
+    }
+    this.tools = tools;
+  }
+
+  /** Runs (or resumes) a run and returns its final message. `input` may be omitted to resume. */
+  async run(runId: string, input?: RunInput, options: RunOptions = {}): Promise<AssistantMessage> {
+    return (await this.runResult(runId, input, options)).message;
+  }
+
+  async runResult(runId: string, input?: RunInput, options: RunOptions = {}): Promise<RunResult> {
+    return new Drive(this, runId, options).run(input);
+  }
+
+  /** Runs the loop and yields its events as they happen; ends by throwing a pause or a fault. */
+  async *stream(runId: string, input?: RunInput, options: RunOptions = {}): AsyncGenerator<AgentEvent, RunResult> {
+    const queue: AgentEvent[] = [];
+    let wake: (() => void) | undefined;
+    let settled: { result?: RunResult; error?: unknown } | undefined;
+    const done = this.runResult(runId, input, {
+      ...options,
+      onEvent: (event) => {
+        options.onEvent?.(event);
+        queue.push(event);
+        wake?.();
+      },
+    }).then(
+      (result) => {
+        settled = { result };
+        wake?.();
+      },
+      (error: unknown) => {
+        settled = { error };
+        wake?.();
+      },
+    );
+    for (;;) {
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      if (settled) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    await done;
+    if (settled.error !== undefined) throw settled.error;
+    return settled.result as RunResult;
+  }
+
+  /** Used by ToolContext.runAgent: a child run on the parent's journal. */
+  runChild(runId: string, input: RunInput, parent: ChildRunOptions): Promise<RunResult> {
+    return new Drive(this, runId, {
+      journal: parent.journal,
+      model: parent.inheritedModel,
+      onEvent: parent.onEvent,
+      parentRunId: parent.parentRunId,
+    }).run(input);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Durable pauses: a run stops, its state stays in the journal, and a later drive resumes it.
+ * Each is a typed signal recognised by a brand (`isPause`), so that recovery can tell a pause (a
+ * success: the run waits for its condition) from a genuine fault, across bundles.
+ */
+import { BacktrackError } from "../journal/errors";
+import type { PauseReason, PauseState } from "../journal/types";
+
+const PAUSE = Symbol.for("backtrack.pause");
+
+export abstract class PauseSignal extends BacktrackError {
+  readonly [PAUSE] = true;
+  abstract readonly reason: PauseReason;
+
+  constructor(
+    readonly runId: string,
+    message: string,
+  ) {
+    super("paused", message);
+  }
+
+  /** What the run summary shows while the run waits. */
+  abstract state(): PauseState;
+}
+
+export function isPause(value: unknown): value is PauseSignal {
+  return typeof value === "object" && value !== null && PAUSE in value;
+}
+
+/** A tool that needs approval was called; an `approval` record under `name` unblocks it. */
+export class PendingApproval extends PauseSignal {
+  readonly reason = "approval" as const;
+
+  constructor(
+    runId: string,
+    readonly recordName: string,
+    readonly toolName: string,
+    readonly args: unknown,
+  ) {
+    super(runId, `run "${runId}" waits for approval of ${toolName}`);
+  }
+
+  state(): PauseState {
+    return { reason: "approval", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args };
+  }
+}
+
+/** The agent asked the user a question; an answer recorded under `name` resumes it. */
+export class Interrupted extends PauseSignal {
+  readonly reason = "interrupt" as const;
+
+  constructor(
+    runId: string,
+    readonly recordName: string,
+    readonly question: string,
+  ) {
+    super(runId, `run "${runId}" asks: ${question}`);
+  }
+
+  state(): PauseState {
+    return { reason: "interrupt", runId: this.runId, name: this.recordName, message: this.message, question: this.question };
+  }
+}
+
+/** The run sleeps until `wakeAt`; a waker resumes it then. */
+export class Sleeping extends PauseSignal {
+  readonly reason = "sleep" as const;
+
+  constructor(
+    runId: string,
+    readonly recordName: string,
+    readonly wakeAt: string,
+  ) {
+    super(runId, `run "${runId}" sleeps until ${wakeAt}`);
+  }
+
+  state(): PauseState {
+    return { reason: "sleep", runId: this.runId, name: this.recordName, message: this.message, wakeAt: this.wakeAt };
+  }
+}
+
+/**
+ * A tool was attempted (its `attempt` record exists) but no result was recorded: it may or may not
+ * have run. Running it again could repeat a side effect, so the run halts for a human, unless the
+ * tool declares `safety.idempotencyKey`.
+ */
+export class ResumeHalt extends PauseSignal {
+  readonly reason = "halt" as const;
+
+  constructor(
+    runId: string,
+    readonly recordName: string,
+    readonly toolName: string,
+    readonly args: unknown,
+  ) {
+    super(runId, `run "${runId}" halted: the outcome of ${toolName} is unknown (attempted, no result recorded)`);
+  }
+
+  state(): PauseState {
+    return { reason: "halt", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The Tool port. Input is validated with the tool's zod schema before `execute` runs; a failed
+ * validation becomes an error result the model sees, and the tool never runs.
+ */
+import { z } from "zod";
+import type { Journal } from "../journal/ports";
+import type { ToolDescription } from "./model";
+import type { RunInput } from "./messages";
+import type { RunResult } from "./agent";
+
+export interface ToolContext {
+  runId: string;
+  toolCallId: string;
+  /** The journal name prefix of this call: turn:<t>:call:<i>. */
+  callName: string;
+  /** The same on every try of this call (derived from run, call and arguments): send it downstream to deduplicate. */
+  idempotencyKey: string;
+  journal: Journal;
+  signal: AbortSignal;
+  /** A durable step inside this call: runs `fn` once, journals its value, returns the recorded value on every later try. */
+  step<T>(name: string, fn: () => Promise<T> | T): Promise<T>;
+  /** Runs a sub-agent as a child run (id derived from this call), linked to this run, resumable with it. */
+  runAgent(agent: AgentLike, input: RunInput): Promise<RunResult>;
+}
+
+/** What `ctx.runAgent` needs of an agent (Agent implements it). */
+export interface AgentLike {
+  readonly name: string;
+  runChild(runId: string, input: RunInput, parent: ChildRunOptions): Promise<RunResult>;
+}
+
+export interface ChildRunOptions {
+  parentRunId: string;
+  journal: Journal;
+  /** The parent's model when it must drive the whole tree (a replay). */
+  inheritedModel?: import("./model").Model;
+  onEvent?: (event: import("./events").AgentEvent) => void;
+}
+
+export interface ToolSafety {
+  /**
+   * Declares the tool retry-safe: when its outcome is unknown after a crash, it runs again with
+   * the same `ctx.idempotencyKey` instead of halting the run. The tool must pass the key downstream.
+   */
+  idempotencyKey?: boolean;
+}
+
+export interface Tool<Input = unknown, Output = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<Input>;
+  execute(args: Input, ctx: ToolContext): Promise<Output> | Output;
+  safety?: ToolSafety;
+  /** A human must approve the call before it runs. */
+  needsApproval?: boolean | ((args: Input) => boolean);
+  /** Undoes a completed call when a saga fails (see runSaga). */
+  compensate?: (args: Input, result: Output, ctx: ToolContext) => Promise<void> | void;
+}
+
+// Tools are stored in heterogeneous lists; `any` keeps each tool's own input and output types at its definition.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any, any>;
+
+export function tool<Input, Output>(definition: Tool<Input, Output>): Tool<Input, Output> {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(definition.name)) {
+    // Provider APIs accept only these names; catching it here gives a clear error at definition time.
+    throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, "_", "-" or "."`);
+  }
+  return definition;
+}
+
+export function describeTool(definition: AnyTool): ToolDescription {
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: z.toJSONSchema(definition.input, { unrepresentable: "any" }) as Record<string, unknown>,
+  };
+}

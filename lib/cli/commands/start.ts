@@ -1,0 +1,67 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { resolveDatabase } from "../../store/connection";
+import { CliError, printLine } from "../context";
+
+interface StartOptions {
+  port: string;
+  host: string;
+  db?: string;
+  build?: boolean;
+}
+
+/** The folder holding package.json and .next (the app is served from there). */
+function appRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, "next.config.ts"))) {
+    const parent = dirname(folder);
+    if (parent === folder) throw new CliError("cannot find the inspector app (next.config.ts)");
+    folder = parent;
+  }
+  return folder;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env, stdio: "inherit" });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on("SIGINT", forward);
+    process.on("SIGTERM", forward);
+    child.on("error", fail);
+    child.on("exit", (code, signal) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      done(code ?? (signal ? 0 : 1));
+    });
+  });
+}
+
+export function registerStart(program: Command): void {
+  program
+    .command("start")
+    .description("serve the inspector (builds it first when needed); writes the demo runs into an empty embedded database")
+    .option("--port <port>", "port", "3000")
+    .option("--host <host>", "address to listen on (127.0.0.1: this machine only)", "127.0.0.1")
+    .option("--db <url>", "postgres://… or pglite:PATH (default: DATABASE_URL, then .backtrack/)")
+    .option("--build", "build again even if a build exists")
+    .action(async (options: StartOptions) => {
+      const root = appRoot();
+      const target = resolveDatabase(options.db);
+      // The server resolves relative folders against its own cwd (the app root): pass an absolute one.
+      const databaseUrl = target.kind === "server" ? target.url : `pglite:${resolve(target.folder)}`;
+      const nextBin = createRequire(join(root, "package.json")).resolve("next/dist/bin/next");
+      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl };
+      if (options.build || !existsSync(join(root, ".next", "BUILD_ID"))) {
+        printLine("building the inspector (first start only, about a minute)…");
+        const code = await run(process.execPath, [nextBin, "build"], root, env);
+        if (code !== 0) throw new CliError(`the build failed (exit ${code})`, 1);
+      }
+      printLine(`Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl})`);
+      const code = await run(process.execPath, [nextBin, "start", "-H", options.host, "-p", options.port], root, env);
+      process.exitCode = code;
+    });
+}

@@ -1,0 +1,98 @@
+/**
+ * The demo runs, written by running the real agent loop on scripted models (never by inserting
+ * rows). Each has a fixed id; writing the demo again leaves complete runs alone.
+ */
+import { Agent } from "../agent/agent";
+import { isPause } from "../agent/pauses";
+import type { Journal } from "../journal/ports";
+import { demoModel } from "./models";
+import { buildReport, chargeCard, checkAccount, researchTool } from "./tools";
+
+export interface DemoRun {
+  runId: string;
+  about: string;
+  write(store: Journal): Promise<unknown>;
+}
+
+export function billingAgent(store: Journal, version: "v1" | "v2" = "v1"): Agent {
+  return new Agent({ name: "billing", model: demoModel(version), store, tools: [chargeCard], system: "You are the billing agent. Charge orders as asked." });
+}
+
+export const DEMO_RUNS: DemoRun[] = [
+  {
+    runId: "order-123",
+    about: "charge order 123: LLM → chargeCard → LLM",
+    write: (store) => billingAgent(store).run("order-123", "Please charge order 123."),
+  },
+  {
+    runId: "order-404",
+    about: "a tool that fails: chargeCard on an unknown order",
+    write: (store) => billingAgent(store).run("order-404", "Please charge order 404."),
+  },
+  {
+    runId: "report-7",
+    about: "a tool with user-defined durable steps (fetch-ledger, sum-ledger)",
+    write: (store) =>
+      new Agent({ name: "reporter", model: demoModel(), store, tools: [buildReport], system: "You write ledger reports." }).run(
+        "report-7",
+        "Summarise the October ledger.",
+      ),
+  },
+  {
+    runId: "trip-42",
+    about: "a parent run whose research tool runs a researcher sub-agent",
+    write: (store) =>
+      new Agent({ name: "planner", model: demoModel(), store, tools: [researchTool(demoModel(), store)], system: "You plan trips." }).run(
+        "trip-42",
+        "Plan my trip from Lisbon to Berlin on Friday.",
+      ),
+  },
+  {
+    runId: "long-audit",
+    about: "a long run: 300 model turns, 600 tool calls, 1,503 records",
+    write: (store) =>
+      new Agent({ name: "auditor", model: demoModel(), store, tools: [checkAccount], maxTurns: 400, system: "You audit accounts." }).run(
+        "long-audit",
+        "Audit 600 accounts for anomalies.",
+      ),
+  },
+];
+
+const extraRuns: DemoRun[] = [];
+
+/** Other modules (recovery, sessions, regression) add their demo runs here. */
+export function addDemoRun(run: DemoRun): void {
+  if (!extraRuns.some((candidate) => candidate.runId === run.runId)) extraRuns.push(run);
+}
+
+export function demoRuns(): DemoRun[] {
+  return [...DEMO_RUNS, ...extraRuns];
+}
+
+export interface DemoProgress {
+  runId: string;
+  about: string;
+  state: "written" | "kept" | "paused";
+}
+
+/** Writes every demo run that is not complete yet. Pauses are expected for some demo runs. */
+export async function writeDemo(store: Journal, onProgress?: (progress: DemoProgress) => void): Promise<DemoProgress[]> {
+  const done: DemoProgress[] = [];
+  for (const run of demoRuns()) {
+    const summary = await store.run(run.runId);
+    let state: DemoProgress["state"] = "kept";
+    if (summary?.status !== "complete") {
+      try {
+        await run.write(store);
+        state = "written";
+      } catch (error) {
+        if (!isPause(error)) throw error;
+        state = "paused";
+      }
+    }
+    const progress = { runId: run.runId, about: run.about, state };
+    done.push(progress);
+    onProgress?.(progress);
+  }
+  return done;
+}

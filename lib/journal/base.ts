@@ -1,0 +1,160 @@
+/**
+ * What every Journal implementation shares: payload limits, `do` memoization over `append`, and a
+ * bounded per-process cache of record names so that `do` costs one statement, not a lookup plus
+ * a write. The cache only saves work: the store's first-writer-wins append stays the authority.
+ */
+import { BadInputError, PayloadTooLargeError } from "./errors";
+import type { DoOptions, Journal } from "./ports";
+import type {
+  AppendResult,
+  HistoryOptions,
+  JournalNotification,
+  JournalRecord,
+  NewRecord,
+  RunPage,
+  RunQuery,
+  RunStatusPatch,
+  RunSummary,
+} from "./types";
+
+export const DEFAULT_PAYLOAD_LIMIT_BYTES = 1024 * 1024;
+export const MAX_RUN_ID_LENGTH = 256;
+export const MAX_NAME_LENGTH = 512;
+/** Records cached across all runs; the least recently used runs are forgotten beyond it. */
+const CACHED_RECORDS = 200_000;
+
+export interface JournalOptions {
+  /** Largest payload accepted, in bytes of its JSON text. Default 1 MiB. */
+  payloadLimitBytes?: number;
+}
+
+/** Run ids and names are text keys: non-empty, bounded, and free of NUL (PostgreSQL text cannot hold it). */
+export function validateKeys(runId: unknown, name: unknown): void {
+  if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID_LENGTH || runId.includes("\u0000")) {
+    throw new BadInputError(`a run id must be 1 to ${MAX_RUN_ID_LENGTH} characters without NUL`);
+  }
+  if (typeof name !== "string" || name.length === 0 || name.length > MAX_NAME_LENGTH || name.includes("\u0000")) {
+    throw new BadInputError(`a record name must be 1 to ${MAX_NAME_LENGTH} characters without NUL`);
+  }
+}
+
+/** The JSON text of a payload (undefined becomes null), refusing one over the limit. */
+export function encodePayload(record: NewRecord, limitBytes: number): string {
+  const text = JSON.stringify(record.payload ?? null) ?? "null";
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > limitBytes) throw new PayloadTooLargeError(record.runId, record.name, bytes, limitBytes);
+  return text;
+}
+
+export abstract class JournalBase implements Journal {
+  protected readonly payloadLimitBytes: number;
+  /** runId → name → record, most recently used last. */
+  private readonly known = new Map<string, Map<string, JournalRecord>>();
+  private cachedRecords = 0;
+  private readonly pending = new Map<string, Promise<unknown>>();
+
+  constructor(options: JournalOptions = {}) {
+    this.payloadLimitBytes = options.payloadLimitBytes ?? DEFAULT_PAYLOAD_LIMIT_BYTES;
+  }
+
+  protected abstract write(record: NewRecord, payloadText: string): Promise<AppendResult>;
+  protected abstract read(runId: string, options: HistoryOptions): Promise<JournalRecord[]>;
+  protected abstract readOne(runId: string, name: string): Promise<JournalRecord | undefined>;
+  abstract run(runId: string): Promise<RunSummary | undefined>;
+  abstract runs(query?: RunQuery): Promise<RunPage>;
+  abstract setStatus(runId: string, patch: RunStatusPatch): Promise<void>;
+  abstract subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>>;
+  abstract close(): Promise<void>;
+
+  async append<P>(record: NewRecord<P>): Promise<AppendResult<P>> {
+    validateKeys(record.runId, record.name);
+    const text = encodePayload(record, this.payloadLimitBytes);
+    const result = await this.write(record, text);
+    this.remember(result.record);
+    return result as AppendResult<P>;
+  }
+
+  async history(runId: string, options: HistoryOptions = {}): Promise<JournalRecord[]> {
+    const records = await this.read(runId, options);
+    if (options.from === undefined && options.limit === undefined) {
+      this.forget(runId);
+      if (records.length <= CACHED_RECORDS / 4) {
+        const names = new Map<string, JournalRecord>();
+        for (const record of records) names.set(record.name, record);
+        this.cache(runId, names);
+      }
+    }
+    return records;
+  }
+
+  async record(runId: string, name: string): Promise<JournalRecord | undefined> {
+    const cached = this.known.get(runId)?.get(name);
+    if (cached) return cached;
+    const record = await this.readOne(runId, name);
+    if (record) this.remember(record);
+    return record;
+  }
+
+  async do<T>(runId: string, name: string, fn: () => Promise<T> | T, options: DoOptions = {}): Promise<T> {
+    const key = `${runId}\u0000${name}`;
+    const inFlight = this.pending.get(key);
+    if (inFlight) return inFlight as Promise<T>;
+    const work = this.memoize(runId, name, fn, options).finally(() => this.pending.delete(key));
+    this.pending.set(key, work);
+    return work;
+  }
+
+  private async memoize<T>(runId: string, name: string, fn: () => Promise<T> | T, options: DoOptions): Promise<T> {
+    const names = await this.namesOf(runId);
+    // A run too long to cache is looked up by name: one indexed read instead of its whole history.
+    const recorded = names ? names.get(name) : await this.readOne(runId, name);
+    if (recorded) return recorded.payload as T;
+    const value = await fn();
+    const { record } = await this.append({ runId, name, kind: options.kind ?? "value", payload: value });
+    return record.payload as T;
+  }
+
+  /** The cached names of a run, loading its history once when this process has not seen it;
+   * undefined for a run too long to cache. */
+  private async namesOf(runId: string): Promise<Map<string, JournalRecord> | undefined> {
+    const cached = this.known.get(runId);
+    if (cached) {
+      this.known.delete(runId);
+      this.known.set(runId, cached);
+      return cached;
+    }
+    await this.history(runId);
+    return this.known.get(runId);
+  }
+
+  private remember(record: JournalRecord): void {
+    const names = this.known.get(record.runId);
+    if (names && !names.has(record.name)) {
+      names.set(record.name, record);
+      this.cachedRecords += 1;
+    }
+  }
+
+  private cache(runId: string, names: Map<string, JournalRecord>): void {
+    this.known.set(runId, names);
+    this.cachedRecords += names.size;
+    for (const oldest of this.known.keys()) {
+      if (this.cachedRecords <= CACHED_RECORDS || oldest === runId) break;
+      this.forget(oldest);
+    }
+  }
+
+  /** Forget cached names, for example after another process may have written. */
+  protected forget(runId?: string): void {
+    if (runId === undefined) {
+      this.known.clear();
+      this.cachedRecords = 0;
+      return;
+    }
+    const names = this.known.get(runId);
+    if (names) {
+      this.cachedRecords -= names.size;
+      this.known.delete(runId);
+    }
+  }
+}

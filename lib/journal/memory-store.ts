@@ -1,0 +1,174 @@
+/**
+ * MemStore: the in-memory reference Journal (tests, examples). Same semantics as PostgresStore:
+ * dense seq, first writer of a name wins, a summary per run, notifications after each change.
+ * A process exit loses everything in it.
+ */
+import { JournalBase, type JournalOptions } from "./base";
+import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageSize } from "./cursor";
+import { summaryDelta } from "./summary";
+import type {
+  AppendResult,
+  HistoryOptions,
+  JournalNotification,
+  JournalRecord,
+  NewRecord,
+  RunPage,
+  RunQuery,
+  RunStatusPatch,
+  RunSummary,
+} from "./types";
+
+interface MemRun {
+  summary: RunSummary;
+  records: JournalRecord[];
+  byName: Map<string, JournalRecord>;
+}
+
+export class MemStore extends JournalBase {
+  private readonly data = new Map<string, MemRun>();
+  private readonly listeners = new Set<(note: JournalNotification) => void>();
+  private clock = 0;
+
+  constructor(options: JournalOptions = {}) {
+    super(options);
+  }
+
+  /** Strictly increasing timestamps, so that keyset order is stable within one millisecond. */
+  private now(): string {
+    this.clock = Math.max(this.clock + 1, Date.now());
+    return new Date(this.clock).toISOString();
+  }
+
+  protected async write(record: NewRecord, payloadText: string): Promise<AppendResult> {
+    const existing = this.data.get(record.runId)?.byName.get(record.name);
+    if (existing) return { record: structuredClone(existing), created: false };
+    const now = this.now();
+    let run = this.data.get(record.runId);
+    if (!run) {
+      run = { summary: emptySummary(record.runId, now), records: [], byName: new Map() };
+      this.data.set(record.runId, run);
+    }
+    const stored: JournalRecord = {
+      runId: record.runId,
+      seq: run.records.length,
+      name: record.name,
+      kind: record.kind,
+      payload: JSON.parse(payloadText),
+      createdAt: now,
+    };
+    run.records.push(stored);
+    run.byName.set(stored.name, stored);
+    const delta = summaryDelta(record);
+    const summary = run.summary;
+    summary.agent ??= delta.agent;
+    summary.parentRunId ??= delta.parentRunId;
+    summary.inputText ??= delta.inputText;
+    summary.recordCount += 1;
+    summary.lastSeq = stored.seq;
+    summary.modelTurns += delta.modelTurns;
+    summary.toolCalls += delta.toolCalls;
+    summary.inputTokens += delta.inputTokens;
+    summary.outputTokens += delta.outputTokens;
+    summary.status = delta.status;
+    summary.pause = null;
+    summary.error = null;
+    summary.updatedAt = now;
+    if (delta.completed) summary.completedAt = now;
+    this.notify({ runId: record.runId, seq: stored.seq, kind: record.kind, status: summary.status });
+    return { record: structuredClone(stored), created: true };
+  }
+
+  protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
+    const records = this.data.get(runId)?.records ?? [];
+    const from = options.from ?? 0;
+    const to = options.limit === undefined ? records.length : from + options.limit;
+    return structuredClone(records.slice(from, to));
+  }
+
+  protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {
+    const record = this.data.get(runId)?.byName.get(name);
+    return record && structuredClone(record);
+  }
+
+  async run(runId: string): Promise<RunSummary | undefined> {
+    const run = this.data.get(runId);
+    return run && structuredClone(run.summary);
+  }
+
+  async runs(query: RunQuery = {}): Promise<RunPage> {
+    const limit = pageSize(query.limit ?? DEFAULT_PAGE_SIZE);
+    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const search = query.search?.toLowerCase();
+    const matching = [...this.data.values()]
+      .map((run) => run.summary)
+      .filter(
+        (run) =>
+          (query.status === undefined || run.status === query.status) &&
+          (query.agent === undefined || run.agent === query.agent) &&
+          (query.parentRunId === undefined || run.parentRunId === query.parentRunId) &&
+          (search === undefined ||
+            run.runId.toLowerCase().includes(search) ||
+            (run.inputText ?? "").toLowerCase().includes(search)) &&
+          (after === undefined ||
+            run.startedAt < after.startedAt ||
+            (run.startedAt === after.startedAt && run.runId < after.runId)),
+      )
+      .sort((a, b) => (a.startedAt === b.startedAt ? cmp(b.runId, a.runId) : cmp(b.startedAt, a.startedAt)));
+    const page = matching.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      runs: structuredClone(page),
+      nextCursor: matching.length > limit && last ? encodeCursor(last) : null,
+    };
+  }
+
+  async setStatus(runId: string, patch: RunStatusPatch): Promise<void> {
+    const run = this.data.get(runId);
+    if (!run) return;
+    run.summary.status = patch.status;
+    run.summary.pause = patch.pause ?? null;
+    run.summary.error = patch.error ?? null;
+    run.summary.updatedAt = this.now();
+    this.notify({ runId, seq: -1, kind: "status", status: patch.status });
+  }
+
+  async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {
+    this.listeners.add(listener);
+    return async () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+
+  private notify(note: JournalNotification): void {
+    for (const listener of this.listeners) listener(note);
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function emptySummary(runId: string, now: string): RunSummary {
+  return {
+    runId,
+    agent: null,
+    parentRunId: null,
+    status: "running",
+    pause: null,
+    error: null,
+    inputText: null,
+    recordCount: 0,
+    lastSeq: -1,
+    modelTurns: 0,
+    toolCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    startedAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
+}

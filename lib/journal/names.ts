@@ -1,0 +1,36 @@
+/**
+ * Reserved record names. A run's names form a tree of prefixes:
+ *   run:start                      the frozen input (header)
+ *   turn:<t>                       model turn t
+ *   turn:<t>:memctx                memory provenance of turn t
+ *   turn:<t>:call:<i>:attempt      written before tool call i of turn t executes
+ *   turn:<t>:call:<i>:approval     a human decision on that call
+ *   turn:<t>:call:<i>:result       the call's result
+ *   turn:<t>:call:<i>:<sub>        durable steps, pauses and sub-agents inside the call
+ *   run:complete                   the terminal answer, at most once
+ * User steps outside a tool use their own names; they may not start with a reserved prefix.
+ */
+import { ReservedNameError } from "./errors";
+
+export const RUN_START = "run:start";
+export const RUN_COMPLETE = "run:complete";
+
+export const turnName = (turn: number): string => `turn:${turn}`;
+export const memoryContextName = (turn: number): string => `turn:${turn}:memctx`;
+export const callName = (turn: number, index: number): string => `turn:${turn}:call:${index}`;
+export const attemptName = (call: string): string => `${call}:attempt`;
+export const approvalName = (call: string): string => `${call}:approval`;
+export const resultName = (call: string): string => `${call}:result`;
+
+const RESERVED_PREFIXES = ["run:", "turn:"];
+
+/** Throws ReservedNameError for a user step name that could collide with the loop's names. */
+export function assertUserStepName(name: string): void {
+  if (name.length === 0 || RESERVED_PREFIXES.some((prefix) => name.startsWith(prefix))) {
+    throw new ReservedNameError(name);
+  }
+}
+
+export function isMemoryContextName(name: string): boolean {
+  return /^turn:\d+:memctx$/.test(name);
+}

@@ -1,0 +1,123 @@
+/**
+ * The journal's data model. A run is an ordered list of records; `seq` is dense from 0 and
+ * `name` is unique per run (it is the memoization key of `Durable.do`).
+ */
+
+/** Kinds the journal writes. Stored data may hold other kinds (an import from a newer version):
+ * those are kept and shown as unknown, never rejected by a projection. */
+export const RECORD_KINDS = [
+  "header", // run:start, the frozen input
+  "model", // one assembled model turn
+  "attempt", // written before a tool executes (at-most-once marker)
+  "tool_result", // a tool's result or error
+  "approval", // a human decision on a tool call
+  "value", // a user-defined durable step, and run:complete
+  "signal", // durable pauses and memory provenance (sleep, interrupt, :memctx)
+] as const;
+
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+export function isKnownKind(kind: string): kind is RecordKind {
+  return (RECORD_KINDS as readonly string[]).includes(kind);
+}
+
+export interface JournalRecord<Payload = unknown> {
+  runId: string;
+  seq: number;
+  name: string;
+  /** A RecordKind, or an unknown kind kept from stored data. */
+  kind: string;
+  payload: Payload;
+  /** ISO 8601 */
+  createdAt: string;
+}
+
+export interface NewRecord<Payload = unknown> {
+  runId: string;
+  name: string;
+  kind: RecordKind;
+  payload: Payload;
+}
+
+export interface AppendResult<Payload = unknown> {
+  record: JournalRecord<Payload>;
+  /** false when another writer recorded this name first; `record` is then theirs. */
+  created: boolean;
+}
+
+export type RunStatus = "running" | "paused" | "complete" | "failed";
+export const RUN_STATUSES: readonly RunStatus[] = ["running", "paused", "complete", "failed"];
+
+export type PauseReason = "approval" | "interrupt" | "sleep" | "halt";
+
+/** Why a paused run waits, and what unblocks it. */
+export interface PauseState {
+  reason: PauseReason;
+  /** The run that waits (a sub-agent's pause also pauses its parents). */
+  runId: string;
+  /** The record name an unblocking decision is written under (approval, answer). */
+  name?: string;
+  message: string;
+  toolName?: string;
+  args?: unknown;
+  question?: string;
+  wakeAt?: string;
+}
+
+/** One row per run, kept by every append so that lists never scan records. */
+export interface RunSummary {
+  runId: string;
+  agent: string | null;
+  parentRunId: string | null;
+  status: RunStatus;
+  pause: PauseState | null;
+  error: string | null;
+  inputText: string | null;
+  recordCount: number;
+  lastSeq: number;
+  modelTurns: number;
+  toolCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  startedAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface RunQuery {
+  status?: RunStatus;
+  agent?: string;
+  /** Matches run ids and input text (case-insensitive substring). */
+  search?: string;
+  parentRunId?: string | null;
+  limit?: number;
+  /** Opaque keyset cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface RunPage {
+  runs: RunSummary[];
+  nextCursor: string | null;
+}
+
+export interface HistoryOptions {
+  /** First seq to return (inclusive). */
+  from?: number;
+  limit?: number;
+}
+
+/** A status change that is not itself a record: pauses and failures. */
+export interface RunStatusPatch {
+  status: RunStatus;
+  pause?: PauseState | null;
+  error?: string | null;
+}
+
+/** What a store tells listeners after each change. */
+export interface JournalNotification {
+  runId: string;
+  /** The appended record's seq, or -1 for a status change. */
+  seq: number;
+  kind: string;
+  status: RunStatus;
+}

@@ -1,0 +1,133 @@
+/**
+ * Opens an embedded (PGlite) database folder. The folder holds `pgdata/` and `owner.json`.
+ * - No owner: this process becomes it (opens PGlite, migrates, serves other processes on loopback).
+ * - A live owner: this process becomes its client (RemoteEmbeddedClient); it never opens the data.
+ * - A dead owner (a crash): its lock is removed and this process takes over.
+ * Within one process every open of a folder shares one PGlite, also across bundles (a global registry).
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { DatabaseLockedError } from "../journal/errors";
+import { processAlive, publishLock, readLock, releaseLock, removeStaleLock, tryCreateLock, type OwnerInfo } from "./embedded-lock";
+import { startOwnerServer } from "./embedded-owner";
+import { RemoteEmbeddedClient } from "./embedded-remote";
+import { migrateEmbedded } from "./migrate";
+import { PGliteClient, type SqlClient } from "./sql-client";
+
+const WAIT_FOR_OWNER_MS = 15_000;
+const HALF_WRITTEN_LOCK_MS = 5_000;
+
+interface Shared {
+  client: Promise<PGliteClient>;
+  users: number;
+}
+
+const REGISTRY = Symbol.for("backtrack.embedded.registry");
+type GlobalWithRegistry = typeof globalThis & { [REGISTRY]?: Map<string, Shared> };
+
+function registry(): Map<string, Shared> {
+  const holder = globalThis as GlobalWithRegistry;
+  holder[REGISTRY] ??= new Map();
+  return holder[REGISTRY];
+}
+
+export interface EmbeddedOptions {
+  /** Refuse to use another process's database (become its client); fail instead. */
+  ownerOnly?: boolean;
+}
+
+export async function openEmbedded(folderPath: string, options: EmbeddedOptions = {}): Promise<SqlClient> {
+  const folder = resolve(folderPath);
+  const shared = registry().get(folder);
+  if (shared) {
+    shared.users += 1;
+    return handle(folder, await shared.client);
+  }
+  mkdirSync(folder, { recursive: true });
+  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+  for (;;) {
+    const created = tryCreateLock(folder);
+    if (created) return becomeOwner(folder, created);
+    const lock = readLock(folder);
+    if (lock.state === "held") {
+      const { info } = lock;
+      if (info.pid === process.pid || !processAlive(info.pid)) {
+        removeStaleLock(folder, info);
+        continue;
+      }
+      if (info.port !== null) {
+        if (options.ownerOnly) {
+          throw new DatabaseLockedError(folder, info.pid, `the embedded database in ${folder} is held by process ${info.pid}`);
+        }
+        const client = new RemoteEmbeddedClient({ ...info, port: info.port }, `${folder} (through process ${info.pid})`);
+        if (await client.health(2_000)) return client;
+      }
+    } else if (lock.state === "unreadable" && lock.ageMs > HALF_WRITTEN_LOCK_MS) {
+      removeStaleLock(folder, null);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      const pid = lock.state === "held" ? lock.info.pid : undefined;
+      throw new DatabaseLockedError(
+        folder,
+        pid,
+        `the embedded database in ${folder} is held by process ${pid ?? "unknown"}, which does not answer; ` +
+          `stop that process or remove ${join(folder, "owner.json")} if it is gone`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+async function becomeOwner(folder: string, lock: OwnerInfo): Promise<SqlClient> {
+  const shared: Shared = { client: openOwned(folder, lock), users: 1 };
+  registry().set(folder, shared);
+  try {
+    return handle(folder, await shared.client);
+  } catch (error) {
+    // Never cache a failed start: the next open tries again.
+    registry().delete(folder);
+    releaseLock(folder, lock.token);
+    throw error;
+  }
+}
+
+async function openOwned(folder: string, lock: OwnerInfo): Promise<PGliteClient> {
+  const db = new PGlite(join(folder, "pgdata"));
+  await db.waitReady;
+  await migrateEmbedded(db);
+  const server = await startOwnerServer(db, lock.token);
+  publishLock(folder, { ...lock, port: server.port });
+  const release = () => releaseLock(folder, lock.token);
+  process.once("exit", release);
+  return new PGliteClient(db, folder, async () => {
+    process.removeListener("exit", release);
+    await server.close();
+    await db.close();
+    release();
+  });
+}
+
+/** A per-user view of the shared client: the database closes when its last user closes. */
+function handle(folder: string, client: PGliteClient): SqlClient {
+  let closed = false;
+  return {
+    kind: client.kind,
+    target: client.target,
+    query: (text, params) => client.query(text, params),
+    queryArrays: (text, params) => client.queryArrays(text, params),
+    exec: (text) => client.exec(text),
+    listen: (channel, onMessage) => client.listen(channel, onMessage),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const shared = registry().get(folder);
+      if (!shared) return;
+      shared.users -= 1;
+      if (shared.users > 0) return;
+      registry().delete(folder);
+      await client.close();
+    },
+  };
+}

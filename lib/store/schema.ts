@@ -1,0 +1,56 @@
+/**
+ * The database schema, one for PGlite and the server. drizzle-kit generates the SQL migrations in
+ * drizzle/ from this file (`npm run db:generate`); never edit a generated migration by hand.
+ * Keep to what PostgreSQL 15 runs (PGlite is 18).
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
+
+/** One row per run, kept by every append (see lib/journal/summary.ts) so that lists never scan records. */
+export const runs = pgTable(
+  "runs",
+  {
+    runId: text("run_id").primaryKey(),
+    agent: text("agent"),
+    parentRunId: text("parent_run_id"),
+    status: text("status").notNull().default("running"),
+    pause: jsonb("pause"),
+    error: text("error"),
+    inputText: text("input_text"),
+    recordCount: integer("record_count").notNull().default(0),
+    lastSeq: integer("last_seq").notNull().default(-1),
+    modelTurns: integer("model_turns").notNull().default(0),
+    toolCalls: integer("tool_calls").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    startedAt: timestamp("started_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
+  },
+  (table) => [
+    // Keyset pagination of the runs list, newest first, optionally narrowed by status or agent.
+    index("runs_started_idx").on(table.startedAt.desc(), table.runId.desc()),
+    index("runs_status_started_idx").on(table.status, table.startedAt.desc(), table.runId.desc()),
+    index("runs_agent_started_idx").on(table.agent, table.startedAt.desc(), table.runId.desc()),
+    index("runs_parent_idx").on(table.parentRunId),
+    // Recovery enumerates unfinished runs with one query over this small partial index.
+    index("runs_unfinished_idx").on(table.runId).where(sql`${table.status} <> 'complete'`),
+  ],
+);
+
+/**
+ * The journal. `seq` is dense per run from 0; `name` is unique per run. Payloads are `json`, not
+ * `jsonb`, so that a record reads back byte for byte as written (jsonb reorders keys).
+ */
+export const records = pgTable(
+  "records",
+  {
+    runId: text("run_id").notNull(),
+    seq: integer("seq").notNull(),
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    payload: json("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] }), unique("records_run_name_key").on(table.runId, table.name)],
+);

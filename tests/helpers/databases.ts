@@ -1,0 +1,78 @@
+/**
+ * Databases for tests: the run's server database, fresh server databases for tests that need an
+ * empty one, and embedded PGlite folders. Every store here is real: MemStore, PGlite, the server.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { inject } from "vitest";
+import { MemStore } from "@/lib/journal/memory-store";
+import type { Journal } from "@/lib/journal/ports";
+import { openStore, type StoreOptions } from "@/lib/store";
+
+export function serverUrl(): string {
+  return inject("serverUrl");
+}
+
+let counter = 0;
+
+/** A new, empty database on the test server; drop() removes it. */
+export async function freshServerDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(inject("serverAdminUrl"), { max: 1, onnotice: () => undefined });
+  const name = `backtrack_t_${process.pid}_${Date.now().toString(36)}_${(counter += 1)}`;
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(inject("serverAdminUrl"));
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = postgres(inject("serverAdminUrl"), { max: 1, onnotice: () => undefined });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/** A temporary folder, removed by the returned function. */
+export function tempFolder(prefix = "backtrack-test-"): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface StoreKind {
+  name: "memory" | "pglite" | "server";
+  /** Opens a store over an empty database (server: a fresh database). */
+  open(options?: Omit<StoreOptions, "url">): Promise<Journal & { close(): Promise<void> }>;
+}
+
+export const STORE_KINDS: StoreKind[] = [
+  { name: "memory", open: async (options) => new MemStore(options) },
+  {
+    name: "pglite",
+    open: async (options) => {
+      const folder = tempFolder();
+      const store = await openStore({ ...options, url: `pglite:${folder.path}` });
+      const close = store.close.bind(store);
+      store.close = async () => {
+        await close();
+        folder.remove();
+      };
+      return store;
+    },
+  },
+  {
+    name: "server",
+    open: async (options) => {
+      const database = await freshServerDatabase();
+      const store = await openStore({ ...options, url: database.url });
+      const close = store.close.bind(store);
+      store.close = async () => {
+        await close();
+        await database.drop();
+      };
+      return store;
+    },
+  },
+];
