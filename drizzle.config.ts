@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./lib/store/schema.ts",
+  schema: "./lib/store/schema/*.ts",
   out: "./drizzle",
 });

@@ -3,7 +3,7 @@
  * embedded PGlite and an embedded database reached through its owner.
  */
 import { drizzle, type PgRemoteDatabase } from "drizzle-orm/pg-proxy";
-import * as schema from "./schema";
+import * as schema from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
 export type Database = PgRemoteDatabase<typeof schema>;

@@ -8,7 +8,7 @@ export { PostgresStore, JOURNAL_CHANNEL, parseNotification } from "./postgres-st
 export { drizzleOver, type Database } from "./drizzle";
 export type { SqlClient, DatabaseKind } from "./sql-client";
 export { migrationsFolder } from "./migrate";
-export * as schema from "./schema";
+export * as schema from "./schema/index";
 
 export interface StoreOptions extends OpenOptions, JournalOptions {
   /** `postgres://…` or `pglite:PATH`; DATABASE_URL, then `.backtrack/`, when absent. */

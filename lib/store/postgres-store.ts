@@ -24,7 +24,7 @@ import type {
   RunSummary,
 } from "../journal/types";
 import { drizzleOver, type Database } from "./drizzle";
-import { runs } from "./schema";
+import { runs } from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
 export const JOURNAL_CHANNEL = "backtrack_journal";

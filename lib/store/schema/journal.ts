@@ -1,8 +1,4 @@
-/**
- * The database schema, one for PGlite and the server. drizzle-kit generates the SQL migrations in
- * drizzle/ from this file (`npm run db:generate`); never edit a generated migration by hand.
- * Keep to what PostgreSQL 15 runs (PGlite is 18).
- */
+/** The journal's tables: runs (one summary row per run) and records. */
 import { sql } from "drizzle-orm";
 import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
 

@@ -1,0 +1,6 @@
+/**
+ * The database schema, one for PGlite and the server, one file per area. drizzle-kit generates
+ * the SQL migrations in drizzle/ from these files (`npm run db:generate -- --name <change>`);
+ * never edit a generated migration by hand. Keep to what PostgreSQL 15 runs (PGlite is 18).
+ */
+export * from "./journal";
