@@ -18,7 +18,8 @@ export interface SummaryDelta {
   completed: boolean;
 }
 
-const MAX_INPUT_TEXT = 2000;
+// Enough to search by; kept short because every append rewrites the summary row.
+const MAX_INPUT_TEXT = 500;
 
 function text(value: unknown): string | null {
   if (typeof value === "string") return value.slice(0, MAX_INPUT_TEXT);

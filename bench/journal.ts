@@ -1,0 +1,77 @@
+/**
+ * Journal benchmarks on the server (issue "Foundation"):
+ * - appendVsInsert: `do` appending ~1 KB records, one run after another on one connection, against
+ *   a bare single-row INSERT loop through postgres.js into a table of the same shape and keys;
+ * - historyVsSelect: `history` of a 10,000-record run against a bare SELECT … ORDER BY seq.
+ */
+import postgres from "postgres";
+import { openStore } from "../lib/store/index";
+import { median, rate, time, type Benchmark } from "./harness";
+
+const ROUNDS = 12;
+const PER_ROUND = 250;
+const PAYLOAD = { text: "x".repeat(1000) };
+
+const appendVsInsert: Benchmark = {
+  name: "append",
+  async run(context) {
+    const url = await context.serverDatabase();
+    const store = await openStore({ url, poolSize: 1 });
+    const bare = postgres(url, { max: 1, onnotice: () => undefined });
+    await bare`create table bare_records (like records including all)`;
+    const text = JSON.stringify(PAYLOAD);
+    const appends: number[] = [];
+    const inserts: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const insert = () => rate(PER_ROUND, (index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`);
+      const append = () => rate(PER_ROUND, (index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD));
+      // Alternate which goes first, so that neither always meets a warmer cache.
+      if (round % 2 === 0) {
+        inserts.push(await insert());
+        appends.push(await append());
+      } else {
+        appends.push(await append());
+        inserts.push(await insert());
+      }
+    }
+    await bare.end();
+    await store.close();
+    const appendPerSec = median(appends);
+    const insertPerSec = median(inserts);
+    return { appendPerSec, insertPerSec, appendVsInsert: appendPerSec / insertPerSec, rounds: ROUNDS, perRound: PER_ROUND };
+  },
+};
+
+const historyVsSelect: Benchmark = {
+  name: "history",
+  async run(context) {
+    const url = await context.serverDatabase();
+    const store = await openStore({ url });
+    const bare = postgres(url, { max: 1, onnotice: () => undefined });
+    const runId = "history-10k";
+    // Written through append (the real path) so that the summary row and seqs are the store's own.
+    for (let index = 0; index < 10_000; index += 1) await store.append({ runId, name: `step-${index}`, kind: "value", payload: PAYLOAD });
+    const histories: number[] = [];
+    const selects: number[] = [];
+    for (let round = 0; round < 9; round += 1) {
+      const select = async () => (await time(() => bare`select run_id, seq, name, kind, payload, created_at from records where run_id = ${runId} order by seq`)).ms;
+      const history = async () => (await time(() => store.history(runId))).ms;
+      if (round % 2 === 0) {
+        selects.push(await select());
+        histories.push(await history());
+      } else {
+        histories.push(await history());
+        selects.push(await select());
+      }
+    }
+    const check = await store.history(runId);
+    if (check.length !== 10_000) throw new Error(`history returned ${check.length} records`);
+    await bare.end();
+    await store.close();
+    const historyMs = median(histories);
+    const selectMs = median(selects);
+    return { historyMs, selectMs, historyVsSelect: historyMs / selectMs };
+  },
+};
+
+export const journalBenchmarks: Benchmark[] = [appendVsInsert, historyVsSelect];

@@ -1,0 +1,24 @@
+/**
+ * `npm run bench [-- name…]`: runs the benchmarks (all, or those named) and prints one JSON
+ * object per benchmark on stdout. Progress goes to stderr.
+ */
+import { journalBenchmarks } from "./journal";
+import { round, withServerDatabases, type Benchmark } from "./harness";
+
+const ALL: Benchmark[] = [...journalBenchmarks];
+
+const wanted = process.argv.slice(2);
+const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));
+if (chosen.length === 0) {
+  process.stderr.write(`no benchmark named ${wanted.join(", ")}; known: ${ALL.map((benchmark) => benchmark.name).join(", ")}\n`);
+  process.exit(2);
+}
+
+await withServerDatabases(async (context) => {
+  for (const benchmark of chosen) {
+    context.log(`bench: ${benchmark.name}…`);
+    const figures = await benchmark.run(context);
+    const rounded = Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, typeof value === "number" ? round(value) : value]));
+    process.stdout.write(`${JSON.stringify({ benchmark: benchmark.name, ...rounded })}\n`);
+  }
+});

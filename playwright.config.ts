@@ -1,0 +1,39 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests in real Chromium (Debian's) against the built app, on its own embedded
+ * database folder. The folder is chosen once and inherited by the workers through the environment.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+process.env.BACKTRACK_E2E_DB ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
+export const E2E_DATABASE = `pglite:${process.env.BACKTRACK_E2E_DB}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? "line" : "list",
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
