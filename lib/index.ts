@@ -29,3 +29,5 @@ export { openStore, PostgresStore, openDatabase, resolveDatabase, type StoreOpti
 export { scriptedModel, type Script, type ScriptedReply } from "./demo/scripted";
 export { demoModel } from "./demo/models";
 export { writeDemo, demoRuns } from "./demo/seed";
+export { demoRegistry } from "./demo/registry";
+export { Registry, UnknownNameError, type AgentEntry, type ModelEntry } from "./agent/registry";

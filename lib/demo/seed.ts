@@ -2,20 +2,14 @@
  * The demo runs, written by running the real agent loop on scripted models (never by inserting
  * rows). Each has a fixed id; writing the demo again leaves complete runs alone.
  */
-import { Agent } from "../agent/agent";
 import { isPause } from "../agent/pauses";
 import type { Journal } from "../journal/ports";
-import { demoModel } from "./models";
-import { buildReport, chargeCard, checkAccount, researchTool } from "./tools";
+import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agents";
 
 export interface DemoRun {
   runId: string;
   about: string;
   write(store: Journal): Promise<unknown>;
-}
-
-export function billingAgent(store: Journal, version: "v1" | "v2" = "v1"): Agent {
-  return new Agent({ name: "billing", model: demoModel(version), store, tools: [chargeCard], system: "You are the billing agent. Charge orders as asked." });
 }
 
 export const DEMO_RUNS: DemoRun[] = [
@@ -32,41 +26,23 @@ export const DEMO_RUNS: DemoRun[] = [
   {
     runId: "report-7",
     about: "a tool with user-defined durable steps (fetch-ledger, sum-ledger)",
-    write: (store) =>
-      new Agent({ name: "reporter", model: demoModel(), store, tools: [buildReport], system: "You write ledger reports." }).run(
-        "report-7",
-        "Summarise the October ledger.",
-      ),
+    write: (store) => reporterAgent(store).run("report-7", "Summarise the October ledger."),
   },
   {
     runId: "trip-42",
     about: "a parent run whose research tool runs a researcher sub-agent",
-    write: (store) =>
-      new Agent({ name: "planner", model: demoModel(), store, tools: [researchTool(demoModel(), store)], system: "You plan trips." }).run(
-        "trip-42",
-        "Plan my trip from Lisbon to Berlin on Friday.",
-      ),
+    write: (store) => plannerAgent(store).run("trip-42", "Plan my trip from Lisbon to Berlin on Friday."),
   },
   {
     runId: "long-audit",
     about: "a long run: 300 model turns, 600 tool calls, 1,503 records",
-    write: (store) =>
-      new Agent({ name: "auditor", model: demoModel(), store, tools: [checkAccount], maxTurns: 400, system: "You audit accounts." }).run(
-        "long-audit",
-        "Audit 600 accounts for anomalies.",
-      ),
+    write: (store) => auditorAgent(store).run("long-audit", "Audit 600 accounts for anomalies."),
   },
 ];
 
-const extraRuns: DemoRun[] = [];
-
-/** Other modules (recovery, sessions, regression) add their demo runs here. */
-export function addDemoRun(run: DemoRun): void {
-  if (!extraRuns.some((candidate) => candidate.runId === run.runId)) extraRuns.push(run);
-}
-
+/** Every demo run, in writing order. Areas add their runs here (lib/demo/<area>-runs.ts). */
 export function demoRuns(): DemoRun[] {
-  return [...DEMO_RUNS, ...extraRuns];
+  return [...DEMO_RUNS];
 }
 
 export interface DemoProgress {

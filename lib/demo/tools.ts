@@ -1,9 +1,6 @@
 /** The demo's tools: deterministic stand-ins for a payment API, a ledger, a flight search. */
 import { z } from "zod";
-import { Agent } from "../agent/agent";
-import type { Journal } from "../journal/ports";
-import type { Model } from "../agent/model";
-import { tool } from "../agent/tool";
+import { tool, type AgentLike } from "../agent/tool";
 
 const ORDERS: Record<string, { customer: string; total: number }> = {
   "123": { customer: "Ada Lovelace", total: 500 },
@@ -57,24 +54,14 @@ export const checkAccount = tool({
   },
 });
 
-export function researcherAgent(model: Model, store: Journal): Agent {
-  return new Agent({
-    name: "researcher",
-    model,
-    store,
-    tools: [searchFlights],
-    system: "You research travel options and report the cheapest one.",
-  });
-}
-
 /** research runs a researcher sub-agent: its run is a child of the calling run. */
-export function researchTool(model: Model, store: Journal) {
+export function researchTool(researcher: () => AgentLike) {
   return tool({
     name: "research",
     description: "Delegate a research question to the researcher agent.",
     input: z.object({ question: z.string() }),
     execute: async ({ question }, ctx) => {
-      const result = await ctx.runAgent(researcherAgent(model, store), question);
+      const result = await ctx.runAgent(researcher(), question);
       return { answer: result.text };
     },
   });

@@ -1,0 +1,77 @@
+/**
+ * The registry: agents and models by name. A run records its agent's name and its model's id in
+ * run:start; whatever drives a run later without the original code at hand (recovery, the CLI's
+ * approve/answer/replay, the inspector's replays) rebuilds the agent from here.
+ */
+import { BacktrackError } from "../journal/errors";
+import type { Journal } from "../journal/ports";
+import type { Agent } from "./agent";
+import type { HeaderPayload } from "./payloads";
+import type { Model } from "./model";
+
+export class UnknownNameError extends BacktrackError {
+  constructor(
+    readonly what: "agent" | "model",
+    readonly unknownName: string,
+    readonly known: string[],
+  ) {
+    super("not_found", `no ${what} named "${unknownName}" is registered (known: ${known.join(", ") || "none"})`);
+  }
+}
+
+export interface AgentEntry {
+  name: string;
+  /** Builds the agent on a journal; `model` overrides its default model (a replay, a new model). */
+  create(store: Journal, model?: Model): Agent;
+}
+
+export interface ModelEntry {
+  name: string;
+  description?: string;
+  create(): Model;
+}
+
+export class Registry {
+  private readonly agents = new Map<string, AgentEntry>();
+  private readonly models = new Map<string, ModelEntry>();
+
+  registerAgent(entry: AgentEntry): this {
+    this.agents.set(entry.name, entry);
+    return this;
+  }
+
+  registerModel(entry: ModelEntry): this {
+    this.models.set(entry.name, entry);
+    return this;
+  }
+
+  agentNames(): string[] {
+    return [...this.agents.keys()];
+  }
+
+  modelEntries(): ModelEntry[] {
+    return [...this.models.values()];
+  }
+
+  hasAgent(name: string): boolean {
+    return this.agents.has(name);
+  }
+
+  agent(name: string, store: Journal, model?: Model): Agent {
+    const entry = this.agents.get(name);
+    if (!entry) throw new UnknownNameError("agent", name, this.agentNames());
+    return entry.create(store, model);
+  }
+
+  model(name: string): Model {
+    const entry = this.models.get(name);
+    if (!entry) throw new UnknownNameError("model", name, [...this.models.keys()]);
+    return entry.create();
+  }
+
+  /** The agent that wrote a run, with the model it recorded when that model is registered. */
+  agentForRun(header: HeaderPayload, store: Journal): Agent {
+    const model = this.models.has(header.model) ? this.model(header.model) : undefined;
+    return this.agent(header.agent, store, model);
+  }
+}

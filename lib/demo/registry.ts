@@ -1,0 +1,15 @@
+/** The demo's agents and models, by name: what the CLI and the inspector can drive out of the box. */
+import { Registry } from "../agent/registry";
+import { auditorAgent, billingAgent, plannerAgent, reporterAgent, researcherAgent } from "./agents";
+import { demoModel } from "./models";
+
+export function demoRegistry(): Registry {
+  return new Registry()
+    .registerModel({ name: "demo/v1", description: "the demo's scripted model", create: () => demoModel("v1") })
+    .registerModel({ name: "demo/v2", description: "a changed scripted model: charges order 123 $5000", create: () => demoModel("v2") })
+    .registerAgent({ name: "billing", create: billingAgent })
+    .registerAgent({ name: "reporter", create: reporterAgent })
+    .registerAgent({ name: "planner", create: plannerAgent })
+    .registerAgent({ name: "researcher", create: researcherAgent })
+    .registerAgent({ name: "auditor", create: auditorAgent });
+}
