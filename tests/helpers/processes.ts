@@ -16,7 +16,7 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-export function startTs(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Child {
+export function startTs(script: string, args: string[], env: Record<string, string | undefined> = {}): Child {
   const child = spawn(process.execPath, ["--import", TSX_LOADER, resolve(script), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -44,7 +44,7 @@ export function startTs(script: string, args: string[], env: NodeJS.ProcessEnv =
 }
 
 /** Runs the CLI (bin/backtrack.mjs) to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [resolve("bin/backtrack.mjs"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
