@@ -34,7 +34,7 @@ import {
 import { persistedDelta, splitDelta } from "./state";
 import { replayState } from "./timeline";
 import type {
-  AppendResult,
+  AppendEventResult,
   CreateSessionInput,
   EventQuery,
   NewSessionEvent,
@@ -130,7 +130,7 @@ export class SessionService {
    * - otherwise the event is stored with its delta minus temp: keys, and a Session object advances:
    *   the event joins its history and the whole delta (temp: keys too) applies to its state.
    */
-  async append(session: SessionRef, event: NewSessionEvent): Promise<AppendResult> {
+  async append(session: SessionRef, event: NewSessionEvent): Promise<AppendEventResult> {
     if (typeof session !== "object" || session === null) throw new BadInputError("appendEvent needs the session (or { id, revision }) to append through");
     const sessionId = checkId(session.id);
     const revision = checkIndex(session.revision, "session revision");
@@ -255,7 +255,7 @@ export class SessionService {
     return [app, user];
   }
 
-  private async duplicate(sessionId: string, eventId: string, sent: CheckedEvent, cause?: unknown): Promise<AppendResult> {
+  private async duplicate(sessionId: string, eventId: string, sent: CheckedEvent, cause?: unknown): Promise<AppendEventResult> {
     const [row] = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
     if (!row) throw cause ?? new SessionNotFoundError(sessionId);
     const event = toEvent(row);

@@ -83,7 +83,7 @@ export interface SessionRef {
   readonly revision: number;
 }
 
-export interface AppendResult {
+export interface AppendEventResult {
   /** The stored event (on a duplicate: the one stored first, not the one sent). */
   event: SessionEvent;
   /** false when the session already held an event with this id: nothing was stored or applied. */
