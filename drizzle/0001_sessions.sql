@@ -43,4 +43,4 @@ CREATE TABLE "sessions" (
 );
 --> statement-breakpoint
 ALTER TABLE "session_events" ADD CONSTRAINT "session_events_session_id_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "sessions_app_user_updated_idx" ON "sessions" USING btree ("app","user_id","updated_at" DESC NULLS LAST,"id");
+CREATE INDEX "sessions_app_user_idx" ON "sessions" USING btree ("app","user_id");

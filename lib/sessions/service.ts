@@ -19,12 +19,13 @@ import { EventTooLargeError, RebuildMismatchError, SessionExistsError, SessionNo
 import { rebuild, type SharedLog } from "./rebuild";
 import { Session } from "./session";
 import {
-  APPEND_EVENT_SQL,
+  appendEventSql,
   CREATE_SQL,
   CURRENT_REVISION_SQL,
   EVENT_BY_ID_SQL,
   EVENTS_SQL,
   SESSION_SQL,
+  scopeParameters,
   SHARED_CHANGES_SQL,
   type AppendRow,
   type EventRow,
@@ -142,7 +143,7 @@ export class SessionService {
     const deltaText = JSON.stringify(persisted);
     const bytes = Buffer.byteLength(contentText ?? "", "utf8") + Buffer.byteLength(JSON.stringify(checked.stateDelta), "utf8");
     if (bytes > this.eventLimitBytes) throw new EventTooLargeError(sessionId, eventId, bytes, this.eventLimitBytes);
-    const params = [
+    const params: unknown[] = [
       sessionId,
       eventId,
       revision,
@@ -152,13 +153,13 @@ export class SessionService {
       deltaText,
       tempKeys.length > 0 ? JSON.stringify(tempKeys) : null,
       checked.timestamp ?? null,
-      JSON.stringify(scoped.session),
-      scoped.app ? JSON.stringify(scoped.app) : null,
-      scoped.user ? JSON.stringify(scoped.user) : null,
+      ...scopeParameters(scoped.session),
     ];
+    for (const delta of [scoped.app, scoped.user]) if (delta) params.push(...scopeParameters(delta), JSON.stringify(delta));
+    const statement = appendEventSql({ app: scoped.app !== undefined, user: scoped.user !== undefined });
     let row: AppendRow | undefined;
     try {
-      [row] = await this.client.query<AppendRow>(APPEND_EVENT_SQL, params, { prepare: true });
+      [row] = await this.client.query<AppendRow>(statement, params, { prepare: true });
     } catch (error) {
       // A racing append of the same id won between this statement's snapshot and its insert.
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;

@@ -3,30 +3,35 @@
  * database reached through its owner process runs single statements, never a transaction across calls).
  */
 
-/** `state` with `delta` applied in SQL: absolute values set, null values delete. Both are jsonb expressions. */
-function apply(state: string, delta: string): string {
-  return (
-    `((${state}) - ARRAY(SELECT d.key FROM jsonb_each(${delta}) AS d WHERE jsonb_typeof(d.value) = 'null'))` +
-    ` || COALESCE((SELECT jsonb_object_agg(d.key, d.value) FROM jsonb_each(${delta}) AS d WHERE jsonb_typeof(d.value) <> 'null'), '{}'::jsonb)`
-  );
+/**
+ * `state` with a delta applied: the deleted keys (a text[] literal) removed, then the set keys (a
+ * jsonb object) merged. Every use of a parameter casts it from text first: PostgreSQL refuses one
+ * parameter deduced as two types.
+ */
+function apply(state: string, set: string, deleted: string): string {
+  return `((${state}) - ${deleted}::text::text[]) || ${set}::text::jsonb`;
 }
 
-/**
- * A shared scope's snapshot row and its change log, both written only when the event changes that
- * scope. Every use of a parameter casts it from text first: PostgreSQL refuses one parameter deduced
- * as two types.
- */
-function shared(name: string, userColumn: string, delta: string): string {
+/** A shared scope's snapshot row and its change log entry, numbered by the row's revision under its lock. */
+function shared(name: string, userColumn: string, set: string, deleted: string, delta: string): string {
   return `${name}_state AS (
   INSERT INTO session_shared_states AS t (app, user_id, state, revision)
-  SELECT b.app, ${userColumn}, ${apply("'{}'::jsonb", `${delta}::text::jsonb`)}, 1 FROM bumped AS b WHERE ${delta}::text IS NOT NULL
-  ON CONFLICT (app, user_id) DO UPDATE SET state = ${apply("t.state", `${delta}::text::jsonb`)}, revision = t.revision + 1, updated_at = now()
+  SELECT b.app, ${userColumn}, ${apply("'{}'::jsonb", set, deleted)}, 1 FROM bumped AS b
+  ON CONFLICT (app, user_id) DO UPDATE SET state = ${apply("t.state", set, deleted)}, revision = t.revision + 1, updated_at = now()
   RETURNING t.app, t.user_id, t.revision
 ), ${name}_change AS (
   INSERT INTO session_shared_changes (app, user_id, revision, session_id, event_id, delta)
   SELECT c.app, c.user_id, c.revision, $1::text, $2::text, ${delta}::text::json FROM ${name}_state AS c
 )`;
 }
+
+/** Which shared scopes an event's delta changes: each combination is its own (prepared) statement. */
+export interface SharedScopes {
+  app: boolean;
+  user: boolean;
+}
+
+const APPEND_STATEMENTS = new Map<string, string>();
 
 /**
  * Appends one event, or refuses, in one statement:
@@ -35,20 +40,31 @@ function shared(name: string, userColumn: string, delta: string): string {
  *   caller's object was loaded at; a concurrent appender that got there first leaves it unchanged
  *   (PostgreSQL re-checks the WHERE on the newest row version after waiting for its lock), and the
  *   row is returned as 'stale';
- * - otherwise the event is inserted at seq = the old revision, the session snapshot and any shared
- *   snapshot take the delta, and shared changes are logged in the order of their rows' locks.
- * $1 session id, $2 event id, $3 expected revision, $4 author, $5 invocation id, $6 content (json
- * text or null), $7 persisted delta (json text), $8 temp key names (json text or null), $9 timestamp
- * (or null: now), $10 session-scope delta, $11 app-scope delta or null, $12 user-scope delta or null.
+ * - otherwise the event is inserted at seq = the old revision, the session snapshot and the shared
+ *   snapshots it touches take the delta, and shared changes are logged in the order of their rows' locks.
+ * Parameters: $1 session id, $2 event id, $3 expected revision, $4 author, $5 invocation id,
+ * $6 content (json text or null), $7 persisted delta (json text), $8 temp key names (json text or
+ * null), $9 timestamp (or null: now), $10/$11 the session scope's set keys (jsonb text) and deleted
+ * keys (text[] literal); then, for each shared scope changed (app first), its set keys, deleted keys
+ * and delta (json text, for the log). See appendParameters.
  */
-export const APPEND_EVENT_SQL = `
+export function appendEventSql(scopes: SharedScopes): string {
+  const key = `${scopes.app}/${scopes.user}`;
+  const cached = APPEND_STATEMENTS.get(key);
+  if (cached) return cached;
+  let next = 12;
+  const parameters = () => [`$${next++}`, `$${next++}`, `$${next++}`] as const;
+  const sharedParts: string[] = [];
+  if (scopes.app) sharedParts.push(shared("app", "''", ...parameters()));
+  if (scopes.user) sharedParts.push(shared("usr", "b.user_id", ...parameters()));
+  const text = `
 WITH existing AS (
   SELECT e.seq, e."timestamp" FROM session_events AS e WHERE e.session_id = $1::text AND e.id = $2::text
 ), bumped AS (
-  UPDATE sessions AS s SET revision = s.revision + 1, state = ${apply("s.state", "$10::text::jsonb")}, updated_at = now()
+  UPDATE sessions AS s SET revision = s.revision + 1, state = ${apply("s.state", "$10", "$11")}, updated_at = now()
   WHERE s.id = $1::text AND s.revision = $3::int AND NOT EXISTS (SELECT 1 FROM existing)
   RETURNING s.revision - 1 AS seq, s.app, s.user_id, s.updated_at
-), ${shared("app", "''", "$11")}, ${shared("usr", "b.user_id", "$12")}, ins AS (
+), ${sharedParts.map((part) => `${part}, `).join("")}ins AS (
   INSERT INTO session_events (session_id, seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp")
   SELECT $1::text, b.seq, $2::text, $4::text, $5::text, $6::text::json, $7::text::json, $8::text::json, COALESCE($9::timestamptz, now())
   FROM bumped AS b
@@ -60,6 +76,25 @@ SELECT 'duplicate', e.seq, e."timestamp", NULL, NULL FROM existing AS e
 UNION ALL
 SELECT 'stale', NULL, NULL, NULL, s.revision FROM sessions AS s
 WHERE s.id = $1::text AND NOT EXISTS (SELECT 1 FROM existing) AND NOT EXISTS (SELECT 1 FROM bumped)`;
+  APPEND_STATEMENTS.set(key, text);
+  return text;
+}
+
+/** A scope's part of a delta as the append statement takes it: set keys (jsonb text), deleted keys (text[] literal). */
+export function scopeParameters(delta: Record<string, unknown>): [string, string] {
+  const set: Record<string, unknown> = {};
+  const deleted: string[] = [];
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) deleted.push(key);
+    else set[key] = value;
+  }
+  return [JSON.stringify(set), textArray(deleted)];
+}
+
+/** A PostgreSQL text[] literal: every element double-quoted, with backslash and quote escaped. */
+export function textArray(items: string[]): string {
+  return `{${items.map((item) => `"${item.replace(/[\\"]/g, (character) => `\\${character}`)}"`).join(",")}}`;
+}
 
 export interface AppendRow {
   outcome: "appended" | "duplicate" | "stale";

@@ -115,6 +115,12 @@ describe.each(SESSION_DATABASES)("session service: $name", (kind) => {
     expect(await service.stateAt("delta", 1)).toEqual({ keep: 1, cart: 2 });
     expect(await service.stateAt("delta", 2)).toEqual(expected);
     expect(isBacktrackError(await caught(() => service.stateAt("delta", 3)), "bad_input")).toBe(true);
+    // Keys that need quoting in SQL are set and deleted like any other.
+    const odd = ['we"ird\\key', "a,b", "{x}", "NULL", " spaced ", "ünï 🦀"];
+    await service.appendEvent(session, { author: "agent", actions: { stateDelta: Object.fromEntries(odd.map((key) => [key, key])) } });
+    expect((await service.get("delta"))?.state).toEqual({ ...expected, ...Object.fromEntries(odd.map((key) => [key, key])) });
+    await service.appendEvent(session, { author: "agent", actions: { stateDelta: Object.fromEntries(odd.map((key) => [key, null])) } });
+    expect((await service.get("delta"))?.state).toEqual(expected);
     expect(await caught(() => service.stateAt("no-such-session", 0))).toBeInstanceOf(SessionNotFoundError);
   });
 

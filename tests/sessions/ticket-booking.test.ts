@@ -107,3 +107,22 @@ describe.each(SESSION_DATABASES)("the seed's ticket-booking fixture: $name", { t
     }
   });
 });
+
+describe("an embedded database reached through its owner process", { timeout: 180_000 }, () => {
+  it("takes the fixture's appends (one statement each) from a second process, duplicate included", async () => {
+    const pglite = SESSION_DATABASES.find((kind) => kind.name === "pglite");
+    const database = await pglite!.fresh();
+    // This process owns the folder; the writer becomes its client and sends every statement here.
+    const owner = await openDatabase(resolveDatabase(database.url), { ownerOnly: true });
+    try {
+      const child = await writeInChild(database.url, "absolute");
+      expect(child.live).toEqual({ cart: 3, "temp:quote": "Q-77", discount: "VIP" });
+      const session = (await new SessionService(owner).get(TICKET_BOOKING.id)) as Session;
+      expect(session.state).toEqual({ cart: 3, discount: "VIP" });
+      expect(session.events.map((event) => event.id)).toEqual(["E1", "E2", "E3", "E4", "E5", "E6"]);
+    } finally {
+      await owner.close();
+      await database.remove();
+    }
+  });
+});

@@ -23,7 +23,9 @@ export const sessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (table) => [index("sessions_app_user_updated_idx").on(table.app, table.userId, table.updatedAt.desc(), table.id)],
+  // No index on revision, state or updated_at: an append's update of the row then stays a HOT update
+  // (no index entries to write). Lists filter by app and user, and sort what they find.
+  (table) => [index("sessions_app_user_idx").on(table.app, table.userId)],
 );
 
 /**
