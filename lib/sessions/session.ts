@@ -26,6 +26,7 @@ export class Session {
   readonly user: string;
   readonly createdAt: string;
   readonly initialState: Readonly<State>;
+  #initialState: State;
   #state: State;
   #events: SessionEvent[];
   #revision: number;
@@ -37,6 +38,7 @@ export class Session {
     this.app = data.app;
     this.user = data.user;
     this.createdAt = data.createdAt;
+    this.#initialState = data.initialState;
     this.initialState = readOnlyView(data.initialState, refuseStateWrite);
     this.#state = data.state;
     this.#events = data.events;
@@ -81,18 +83,24 @@ export class Session {
     return copyState(this.#state);
   }
 
+  /** For JSON.stringify: read-only views, so that the result cannot be used to write around the rules. */
   toJSON() {
     return {
       id: this.id,
       app: this.app,
       user: this.user,
-      state: this.#state,
-      events: this.#events,
+      state: this.state,
+      events: this.events,
       revision: this.#revision,
       createdAt: this.createdAt,
       updatedAt: this.#updatedAt,
       rebuild: this.#rebuild,
     };
+  }
+
+  /** @internal The plain history and state, for the library's own projections (never handed to callers to write). */
+  static data(session: Session): { events: readonly SessionEvent[]; state: State; initialState: State } {
+    return { events: session.#events, state: session.#state, initialState: session.#initialState };
   }
 
   /**

@@ -5,6 +5,7 @@
 import { BadInputError } from "../journal/errors";
 import { SessionNotFoundError } from "./errors";
 import type { SessionService } from "./service";
+import { Session } from "./session";
 import { copyState } from "./state";
 import { eventChanges, replayState, type KeyChange } from "./timeline";
 import type { RebuildCheck, SessionEvent, State } from "./types";
@@ -34,12 +35,13 @@ export interface SessionView {
 export async function sessionView(service: SessionService, id: string, at?: number): Promise<SessionView> {
   const session = await service.get(id, { onMismatch: "report" });
   if (!session) throw new SessionNotFoundError(id);
-  const { events, revision } = session.toJSON();
+  const { events, initialState } = Session.data(session);
+  const revision = session.revision;
   const index = at ?? revision;
   if (!Number.isInteger(index) || index < 0 || index > revision) {
     throw new BadInputError(`at must be an event count from 0 to ${revision} for session "${id}"`);
   }
-  const initial = copyState(session.initialState as State);
+  const initial = copyState(initialState);
   const before = index > 0 ? replayState(initial, events, index - 1) : initial;
   const event = index > 0 ? events[index - 1] : undefined;
   return {
@@ -52,7 +54,7 @@ export async function sessionView(service: SessionService, id: string, at?: numb
     at: index,
     state: index === revision ? session.stateCopy() : replayState(initial, events, index),
     changes: event ? eventChanges(before, event) : [],
-    events,
+    events: [...events],
     rebuild: session.rebuild as RebuildCheck,
   };
 }

@@ -194,6 +194,7 @@ describe.each(SESSION_DATABASES)("session service: $name", (kind) => {
       () => ((session as unknown as { state: unknown }).state = { discount: "VIP" }),
       () => (session.events as unknown as unknown[]).push({ id: "forged" }),
       () => Object.assign(session.initialState, { cart: 0 }),
+      () => ((session.toJSON().state as Record<string, unknown>).discount = "VIP"),
     ];
     for (const write of writes) {
       const error = await caught(write);
