@@ -275,7 +275,7 @@ function toEvent(row: EventRow): SessionEvent {
     author: row.author,
     invocationId: row.invocation_id,
     content: row.content === null ? null : JSON.parse(row.content),
-    timestamp: iso(row.timestamp),
+    timestamp: new Date(Number(row.timestamp_ms)).toISOString(),
     actions: tempKeys && tempKeys.length > 0 ? { stateDelta, tempKeys } : { stateDelta },
     index: Number(row.seq),
   };

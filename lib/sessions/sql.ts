@@ -130,8 +130,10 @@ export interface SessionRow {
   user_revision: number;
 }
 
-// JSON columns are read as text and parsed here: drivers differ on whether they parse json.
-const EVENT_COLUMNS = `seq, id, author, invocation_id, content::text AS content, state_delta::text AS state_delta, temp_keys::text AS temp_keys, "timestamp"`;
+// JSON columns are read as text and parsed here: drivers differ on whether they parse json. The
+// timestamp is read as epoch milliseconds: a number, where a date text would cost a parse per event.
+const EVENT_COLUMNS = `seq, id, author, invocation_id, content::text AS content, state_delta::text AS state_delta, temp_keys::text AS temp_keys,
+  (extract(epoch FROM "timestamp") * 1000)::float8 AS timestamp_ms`;
 
 /** Events [from, before) of a session in order. Events below a revision read are immutable, so this agrees with the row. */
 export const EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = $1::text AND seq >= $2::int AND seq < $3::int ORDER BY seq`;
@@ -148,7 +150,7 @@ export interface EventRow {
   content: string | null;
   state_delta: string;
   temp_keys: string | null;
-  timestamp: Date | string;
+  timestamp_ms: number | string;
 }
 
 /** The change logs of the app scope (user_id '') up to $2 and of one user up to $4, in log order. */
