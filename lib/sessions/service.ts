@@ -169,7 +169,7 @@ export class SessionService {
     if (row.outcome === "duplicate") return this.duplicate(sessionId, eventId, checked);
     if (row.outcome === "stale") {
       // The statement's snapshot may predate a concurrent append of this very id: look again.
-      const again = await this.client.query<EventRow & { revision: number | null }>(EVENT_BY_ID_SQL, [sessionId, eventId]);
+      const again = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
       if (again[0]) return this.duplicate(sessionId, eventId, checked);
       const [current] = await this.client.query<{ revision: number }>(CURRENT_REVISION_SQL, [sessionId]);
       if (!current) throw new SessionNotFoundError(sessionId);

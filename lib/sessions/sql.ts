@@ -138,9 +138,7 @@ const EVENT_COLUMNS = `seq, id, author, invocation_id, content::text AS content,
 /** Events [from, before) of a session in order. Events below a revision read are immutable, so this agrees with the row. */
 export const EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = $1::text AND seq >= $2::int AND seq < $3::int ORDER BY seq`;
 
-export const EVENT_BY_ID_SQL = `
-SELECT ${EVENT_COLUMNS}, (SELECT revision FROM sessions WHERE id = $1::text) AS revision
-FROM session_events WHERE session_id = $1::text AND id = $2::text`;
+export const EVENT_BY_ID_SQL = `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = $1::text AND id = $2::text`;
 
 export interface EventRow {
   seq: number;
