@@ -31,3 +31,27 @@ export { demoModel } from "./demo/models";
 export { writeDemo, demoRuns } from "./demo/seed";
 export { demoRegistry } from "./demo/registry";
 export { Registry, UnknownNameError, type AgentEntry, type ModelEntry } from "./agent/registry";
+
+export {
+  SessionService,
+  Session,
+  sessionView,
+  sessionTimeline,
+  replayState,
+  eventChanges,
+  scopeOf,
+  StaleSessionError,
+  SessionNotFoundError,
+  SessionExistsError,
+  ReadOnlyStateError,
+  RebuildMismatchError,
+  EventTooLargeError,
+  type SessionServiceOptions,
+  type GetOptions,
+  type SessionView,
+  type TimelineStep,
+  type TimelineEvent,
+  type KeyChange,
+} from "./sessions/index";
+export type * from "./sessions/types";
+export { TICKET_BOOKING, ticketBookingEvents, writeTicketBooking } from "./demo/ticket-booking";

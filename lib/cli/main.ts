@@ -7,6 +7,7 @@ import { isBacktrackError } from "../journal/errors";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
 import { registerRuns } from "./commands/runs";
+import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
 import { registerTransfer } from "./commands/transfer";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerRuns(program);
   registerShow(program);
+  registerSessions(program);
   registerTransfer(program);
   registerMigrate(program);
   return program;

@@ -5,6 +5,7 @@
 import { isPause } from "../agent/pauses";
 import type { Journal } from "../journal/ports";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agents";
+import { writeDemoSessions } from "./ticket-booking";
 
 export interface DemoRun {
   runId: string;
@@ -70,5 +71,7 @@ export async function writeDemo(store: Journal, onProgress?: (progress: DemoProg
     done.push(progress);
     onProgress?.(progress);
   }
+  // Sessions (the ticket-booking session) live beside the runs, on a database store only.
+  await writeDemoSessions(store);
   return done;
 }

@@ -5,3 +5,4 @@
  */
 export * from "./journal";
 export * from "./jobs";
+export * from "./sessions";

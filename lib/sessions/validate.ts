@@ -1,0 +1,105 @@
+/**
+ * Input checks for the session service (zod). Bad input is refused with BadInputError before any
+ * write, never stored half-way: ids and keys are bounded text without NUL, values are JSON.
+ */
+import { z } from "zod";
+import { BadInputError } from "../journal/errors";
+import { scopeOf } from "./state";
+import type { JsonValue, State, StateDelta } from "./types";
+
+export const MAX_ID_LENGTH = 256;
+export const MAX_KEY_LENGTH = 512;
+
+const noNul = (text: string) => !text.includes("\u0000");
+
+export const idSchema = z.string().min(1).max(MAX_ID_LENGTH).refine(noNul, "must not contain NUL");
+
+// A key is its scope prefix plus a name: "app:" alone names nothing.
+const keySchema = z
+  .string()
+  .min(1)
+  .max(MAX_KEY_LENGTH)
+  .refine(noNul, "must not contain NUL")
+  .refine((key) => !/^(temp|app|user):$/.test(key), "a scope prefix needs a name after it");
+
+// Snapshots are jsonb, which cannot hold U+0000 in a string; an escaped backslash before "u0000" is fine.
+const NUL_ESCAPE = /(^|[^\\])(\\\\)*\\u0000/;
+const deltaSchema = z.record(keySchema, z.json()).refine((delta) => !NUL_ESCAPE.test(JSON.stringify(delta)), "values must not contain NUL characters");
+
+const timestampSchema = z
+  .union([z.string(), z.number(), z.date()])
+  .transform((value, context) => {
+    const date = value instanceof Date ? value : new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      context.addIssue({ code: "custom", message: "must be an ISO 8601 date, epoch milliseconds or a Date" });
+      return z.NEVER;
+    }
+    return date.toISOString();
+  });
+
+const eventSchema = z
+  .object({
+    id: idSchema.optional(),
+    author: z.string().min(1).max(MAX_ID_LENGTH).refine(noNul, "must not contain NUL"),
+    invocationId: z.string().max(MAX_ID_LENGTH).refine(noNul, "must not contain NUL").optional(),
+    content: z.json().optional(),
+    timestamp: timestampSchema.optional(),
+    actions: z.object({ stateDelta: deltaSchema.optional() }).strict().optional(),
+  })
+  .strict();
+
+const createSchema = z
+  .object({
+    app: idSchema,
+    user: idSchema,
+    id: idSchema.optional(),
+    state: deltaSchema
+      .refine((state) => Object.values(state).every((value) => value !== null), "initial values must not be null (null deletes a key)")
+      .refine(
+        (state) => Object.keys(state).every((key) => scopeOf(key) === "session"),
+        "create() takes session keys only: set app: and user: keys through an event's stateDelta; temp: keys are never persisted",
+      )
+      .optional(),
+  })
+  .strict();
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : what}: ${issue.message}`);
+  throw new BadInputError(`invalid ${what}: ${issues.join("; ")}`, { cause: result.error });
+}
+
+export interface CheckedEvent {
+  id: string | undefined;
+  author: string;
+  invocationId: string;
+  content: JsonValue;
+  timestamp: string | undefined;
+  stateDelta: StateDelta;
+}
+
+export function checkEvent(value: unknown): CheckedEvent {
+  const event = parse(eventSchema, value, "event");
+  return {
+    id: event.id,
+    author: event.author,
+    invocationId: event.invocationId ?? "",
+    content: (event.content ?? null) as JsonValue,
+    timestamp: event.timestamp,
+    stateDelta: (event.actions?.stateDelta ?? {}) as StateDelta,
+  };
+}
+
+export function checkCreate(value: unknown): { app: string; user: string; id: string | undefined; state: State } {
+  const input = parse(createSchema, value, "session");
+  return { app: input.app, user: input.user, id: input.id, state: (input.state ?? {}) as StateDelta };
+}
+
+export function checkId(value: unknown, what = "session id"): string {
+  return parse(idSchema, value, what);
+}
+
+export function checkIndex(value: unknown, what: string): number {
+  return parse(z.number().int().min(0), value, what);
+}

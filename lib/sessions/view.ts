@@ -1,0 +1,60 @@
+/**
+ * The session view the CLI (`backtrack session <id> --json`) and the API (`GET /api/sessions/{id}`)
+ * both print: the session, its events, the state as of event N, and the rebuild check.
+ */
+import { BadInputError } from "../journal/errors";
+import { SessionNotFoundError } from "./errors";
+import type { SessionService } from "./service";
+import { Session } from "./session";
+import { copyState } from "./state";
+import { eventChanges, replayState, type KeyChange } from "./timeline";
+import type { RebuildCheck, SessionEvent, State } from "./types";
+
+export interface SessionView {
+  id: string;
+  app: string;
+  user: string;
+  /** The number of stored events. */
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The state shown is the state after the first `at` events. */
+  at: number;
+  /**
+   * At the end (`at` = revision): the rebuilt state get() serves, app: and user: keys from their
+   * shared logs. Before it: the initial state plus this session's first `at` deltas.
+   */
+  state: State;
+  /** The keys the event at index `at - 1` changed (none at 0). */
+  changes: KeyChange[];
+  events: SessionEvent[];
+  /** The stored snapshots against the replay of the stored deltas. */
+  rebuild: RebuildCheck;
+}
+
+export async function sessionView(service: SessionService, id: string, at?: number): Promise<SessionView> {
+  const session = await service.get(id, { onMismatch: "report" });
+  if (!session) throw new SessionNotFoundError(id);
+  const { events, initialState } = Session.data(session);
+  const revision = session.revision;
+  const index = at ?? revision;
+  if (!Number.isInteger(index) || index < 0 || index > revision) {
+    throw new BadInputError(`at must be an event count from 0 to ${revision} for session "${id}"`);
+  }
+  const initial = copyState(initialState);
+  const before = index > 0 ? replayState(initial, events, index - 1) : initial;
+  const event = index > 0 ? events[index - 1] : undefined;
+  return {
+    id: session.id,
+    app: session.app,
+    user: session.user,
+    revision,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    at: index,
+    state: index === revision ? session.stateCopy() : replayState(initial, events, index),
+    changes: event ? eventChanges(before, event) : [],
+    events: [...events],
+    rebuild: session.rebuild as RebuildCheck,
+  };
+}
