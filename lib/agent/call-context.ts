@@ -14,7 +14,7 @@ import type { AgentEvent } from "./events";
 import type { Usage } from "./messages";
 import { isTreeModel, type Model } from "./model";
 import type { AnswerPayload, PassedPayload, SignalPayload, SleepPayload, ValuePayload } from "./payloads";
-import { Interrupted, Sleeping } from "./pauses";
+import { Interrupted, ResumeHalt, Sleeping } from "./pauses";
 import type { ToolContext } from "./tool";
 
 /** What a call's context needs of the drive that runs it. */
@@ -28,6 +28,8 @@ export interface CallHost {
   readonly emit: (event: AgentEvent) => void;
   /** The payload recorded under `name`, or `make()` appended (the first writer's, if another wins). */
   once<P>(name: string, kind: RecordKind, make: () => Promise<P> | P): Promise<P>;
+  /** Appends and remembers a record; `created` is false when another writer had recorded the name. */
+  append(name: string, kind: RecordKind, payload: unknown): Promise<{ created: boolean }>;
   /** The record under `name`, from this drive's view or, failing that, the store (a human may have written it since). */
   lookup(name: string): Promise<JournalRecord | undefined>;
   has(name: string): boolean;
@@ -42,6 +44,10 @@ export interface CallIdentity {
   idempotencyKey: string;
   /** Sub-agent runs started by this call, filled in as they start. */
   childRunIds: string[];
+  toolName: string;
+  args: unknown;
+  /** The tool declares safety.idempotencyKey: going on past a point another driver passed is safe. */
+  retrySafe: boolean;
 }
 
 export function callContext(host: CallHost, call: CallIdentity): ToolContext {
@@ -50,12 +56,18 @@ export function callContext(host: CallHost, call: CallIdentity): ToolContext {
   let asks = 0;
   let sleeps = 0;
 
-  /** Marks a pause point passed; true when this drive passed it first. */
+  /**
+   * Marks a pause point passed; true when this drive passed it first. When another driver wrote
+   * the marker first (a lease that expired under a slow holder), that driver is past this point
+   * already and what it did since is unknown: going on could repeat it, so the run halts.
+   */
   const pass = async (point: string): Promise<boolean> => {
     if (host.has(passedName(point))) return false;
     host.signal.throwIfAborted();
-    await host.once<PassedPayload>(passedName(point), "attempt", () => ({ type: "passed", point, at: new Date(host.now()).toISOString() }));
-    return true;
+    const payload: PassedPayload = { type: "passed", point, at: new Date(host.now()).toISOString() };
+    const { created } = await host.append(passedName(point), "attempt", payload);
+    if (!created && !call.retrySafe) throw new ResumeHalt(host.runId, passedName(point), call.toolName, call.args);
+    return created;
   };
 
   return {

@@ -162,6 +162,12 @@ export class Drive implements SagaHost {
     return record.payload as P;
   }
 
+  async append(name: string, kind: RecordKind, payload: unknown): Promise<{ created: boolean }> {
+    const { created, record } = await this.journal.append({ runId: this.runId, name, kind, payload });
+    this.recorded.set(record.name, record);
+    return { created };
+  }
+
   async lookup(name: string): Promise<JournalRecord | undefined> {
     const record = this.recorded.get(name) ?? (await this.journal.record(this.runId, name));
     if (record) this.recorded.set(name, record);
@@ -232,8 +238,7 @@ export class Drive implements SagaHost {
     } else {
       this.signal.throwIfAborted();
       const attempt: AttemptPayload = { toolCallId: call.toolCallId, toolName: call.toolName, args, idempotencyKey };
-      const { created, record } = await this.journal.append({ runId: this.runId, name: attemptName(name), kind: "attempt", payload: attempt });
-      this.recorded.set(record.name, record);
+      const { created } = await this.append(attemptName(name), "attempt", attempt);
       // Another driver attempted this call at the same time: its outcome is unknown to us.
       if (!created && !retrySafe) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
     }
@@ -243,7 +248,7 @@ export class Drive implements SagaHost {
     let threw = false;
     try {
       this.signal.throwIfAborted();
-      result = await definition.execute(args, callContext(this, { name, toolCallId: call.toolCallId, idempotencyKey, childRunIds }));
+      result = await definition.execute(args, callContext(this, { name, toolCallId: call.toolCallId, idempotencyKey, childRunIds, toolName: call.toolName, args, retrySafe }));
     } catch (error) {
       if (isPause(error)) throw error;
       // Cut off by a cancellation: whether it took effect is unknown, so no result is recorded.

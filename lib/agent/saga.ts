@@ -100,12 +100,14 @@ async function compensate(host: SagaHost, definition: AnyTool, call: string, pay
     if (!definition.safety?.idempotencyKey && !stoppedAtPause(host.records(), name)) throw new ResumeHalt(host.runId, `${name}:attempt`, definition.name, payload.args);
   } else {
     host.signal.throwIfAborted();
-    await host.once(`${name}:attempt`, "attempt", () => ({ toolCallId: payload.toolCallId, toolName: definition.name, args: payload.args, compensates: call }));
+    const { created } = await host.append(`${name}:attempt`, "attempt", { toolCallId: payload.toolCallId, toolName: definition.name, args: payload.args, compensates: call });
+    // Another driver is compensating this call right now: its outcome is unknown to us.
+    if (!created && !definition.safety?.idempotencyKey) throw new ResumeHalt(host.runId, `${name}:attempt`, definition.name, payload.args);
   }
   const idempotencyKey = stableHash({ runId: host.runId, compensate: call, args: payload.args });
   let outcome: CompensationOutcome;
   try {
-    await definition.compensate?.(payload.args, payload.result, callContext(host, { name, toolCallId: payload.toolCallId, idempotencyKey, childRunIds: [] }));
+    await definition.compensate?.(payload.args, payload.result, callContext(host, { name, toolCallId: payload.toolCallId, idempotencyKey, childRunIds: [], toolName: definition.name, args: payload.args, retrySafe: definition.safety?.idempotencyKey === true }));
     outcome = { call, toolName: definition.name, ok: true };
   } catch (error) {
     if (isPause(error)) throw error;

@@ -24,6 +24,12 @@ export class MemLeases implements Leaser {
     if (this.held.get(runId)?.holder === holder) this.held.delete(runId);
   }
 
+  /** Whether the run's lease expired without a release. */
+  abandoned(runId: string): boolean {
+    const current = this.held.get(runId);
+    return current !== undefined && current.expiresAt <= this.now();
+  }
+
   /** The live holder of a run's lease, or null. */
   holderOf(runId: string): string | null {
     const current = this.held.get(runId);

@@ -148,6 +148,7 @@ export class MemStore extends JournalBase implements Lister, Leaser {
       status: run.status,
       pause: structuredClone(run.pause),
       leaseHolder: this.leases.holderOf(run.runId),
+      abandoned: this.leases.abandoned(run.runId),
     }));
   }
 

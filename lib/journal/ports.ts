@@ -57,6 +57,8 @@ export interface UnfinishedRun {
   pause: PauseState | null;
   /** The holder of a live lease on the run, or null when nobody holds one (see Leaser). */
   leaseHolder: string | null;
+  /** Its lease expired without a release: the holder stopped renewing (it crashed). */
+  abandoned: boolean;
 }
 
 export interface UnfinishedQuery {

@@ -31,7 +31,9 @@ export type RecoveryOutcome =
   /** the lease was lost mid-drive: another holder has it now */
   | "lost"
   /** found finished, or a sub-agent run whose parent is finished: nothing to drive */
-  | "skipped";
+  | "skipped"
+  /** paused, and nothing can have changed since (waiting: "skip"): not driven */
+  | "waiting";
 
 export interface RecoveredRun {
   runId: string;
@@ -54,6 +56,21 @@ export interface RecoverOptions {
   holder?: string;
   /** Runs driven at once. Default 1. */
   concurrency?: number;
+  /** Drive at most this many runs in this call (the rest wait for the next): short passes for a polling loop. */
+  limit?: number;
+  /**
+   * Which enumerated root runs this call may drive (default all). `(run) => run.abandoned` picks
+   * only runs whose holder crashed: polled often, it takes them over soon after their lease expires.
+   */
+  select?: (run: UnfinishedRun) => boolean;
+  /**
+   * What to do with runs that are paused and cannot have moved on: nothing was written to them
+   * since they paused (any record sets a run running again) and they wait for a human
+   * (approval, interrupt, halt) or for a wake time still ahead. "redrive" (default, the seed's
+   * behaviour) drives them anyway: each pauses again, and a sleep re-registers its wake-up with
+   * the resume's waker. "skip" leaves them alone: for a loop that polls often with a durable waker.
+   */
+  waiting?: "redrive" | "skip";
   /** Called as each run's outcome is known. */
   onProgress?: (run: RecoveredRun) => void;
   signal?: AbortSignal;
@@ -87,18 +104,27 @@ export async function recover(store: Durable, resume: Resume, options: RecoverOp
   const done: Driven[] = [];
   const roots: UnfinishedRun[] = [];
   for (const run of listed) {
-    if (run.parentRunId === null) roots.push(run);
+    if (options.select && !options.select(run)) continue;
+    if (run.parentRunId === null && options.waiting === "skip" && stillWaiting(run)) done.push(report(options, { run: { runId: run.runId, outcome: "waiting", ...(run.pause ? { pause: run.pause } : {}) } }));
+    else if (run.parentRunId === null) roots.push(run);
     else if (!open.has(run.parentRunId)) done.push(report(options, { run: { runId: run.runId, outcome: "skipped" } }));
     // A sub-agent run whose parent is unfinished is driven by the parent's drive.
   }
   const holder = options.holder ?? defaultHolder();
-  done.push(
-    ...(await inParallel(roots, options.concurrency ?? 1, async (run) => {
-      if (run.leaseHolder !== null && run.leaseHolder !== holder) return report(options, { run: { runId: run.runId, outcome: "leased" } });
-      return report(options, await driveRun(store, run.runId, resume, { ...options, ttlMs, holder }));
-    })),
-  );
+  // Runs whose holder crashed (lease expired, never released) first: they were in flight.
+  const ordered = [...roots.filter((run) => run.abandoned), ...roots.filter((run) => !run.abandoned)];
+  const free = ordered.filter((run) => run.leaseHolder === null || run.leaseHolder === holder);
+  for (const run of ordered) if (!free.includes(run)) done.push(report(options, { run: { runId: run.runId, outcome: "leased" } }));
+  const chosen = free.slice(0, options.limit ?? free.length);
+  done.push(...(await inParallel(chosen, options.concurrency ?? 1, async (run) => report(options, await driveRun(store, run.runId, resume, { ...options, ttlMs, holder })))));
   return summarise(done);
+}
+
+/** Paused, nothing written since, and its condition cannot have been met without a record. */
+function stillWaiting(run: UnfinishedRun): boolean {
+  if (run.status !== "paused" || !run.pause) return false;
+  if (run.pause.reason === "sleep") return run.pause.wakeAt !== undefined && Date.parse(run.pause.wakeAt) > Date.now();
+  return true;
 }
 
 /** One run's outcome, with the original error of a failure (for the joined RecoveryError). */

@@ -12,7 +12,8 @@ import type { SqlClient } from "./sql-client";
 // after its run:complete (a late failure report) is still complete.
 const UNFINISHED_SQL = `
 SELECT r.run_id, r.parent_run_id, r.status, r.pause::text AS pause,
-       CASE WHEN l.expires_at > now() THEN l.holder END AS lease_holder
+       CASE WHEN l.expires_at > now() THEN l.holder END AS lease_holder,
+       COALESCE(l.expires_at <= now(), false) AS abandoned
 FROM runs r LEFT JOIN leases l ON l.run_id = r.run_id
 WHERE r.status <> 'complete' AND r.completed_at IS NULL AND r.run_id > $1::text
 ORDER BY r.run_id
@@ -46,6 +47,7 @@ interface UnfinishedRow {
   status: string;
   pause: string | null;
   lease_holder: string | null;
+  abandoned: boolean;
 }
 
 export async function unfinishedRuns(client: SqlClient, query: UnfinishedQuery = {}): Promise<UnfinishedRun[]> {
@@ -56,6 +58,7 @@ export async function unfinishedRuns(client: SqlClient, query: UnfinishedQuery =
     status: row.status as RunStatus,
     pause: row.pause === null ? null : (JSON.parse(row.pause) as PauseState),
     leaseHolder: row.lease_holder,
+    abandoned: row.abandoned === true,
   }));
 }
 

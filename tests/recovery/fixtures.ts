@@ -1,6 +1,7 @@
 /**
  * The crash tests' agent: a scripted model, a read-only lookup (retry-safe), a non-idempotent
- * charge with a durable step and a durable sleep, and an idempotent notify. Side effects go to a
+ * charge with a durable step and a durable sleep (approval above $100), and an idempotent notify.
+ * The input names the customer, the amount ("N dollars") and the sleep ("wait N ms"). Side effects go to a
  * Sink: tables in the run's database (an INSERT per effect), or arrays for MemStore. Imported by
  * the tests and by the child processes they kill, with relative imports only.
  */
@@ -65,8 +66,11 @@ export const CRASHY_MODEL_ID = "crashy/v1";
 
 export function crashyModel() {
   return scriptedModel(CRASHY_MODEL_ID, (request, turn) => {
-    const customer = /customer (\w+)/.exec(userText(request.messages))?.[1] ?? "ada";
-    if (turn === 0) return { toolCalls: [{ name: "lookup", args: { customer } }, { name: "charge", args: { amount: 42 } }] };
+    const input = userText(request.messages);
+    const customer = /customer (\w+)/.exec(input)?.[1] ?? "ada";
+    const amount = Number(/(\d+) dollars/.exec(input)?.[1] ?? 42);
+    const waitMs = Number(/wait (\d+) ms/.exec(input)?.[1] ?? 0);
+    if (turn === 0) return { toolCalls: [{ name: "lookup", args: { customer } }, { name: "charge", args: { amount, waitMs } }] };
     const results = toolResults(request.messages);
     const name = (results[0]?.result as { name?: string } | undefined)?.name;
     const charge = results[1];
@@ -87,11 +91,12 @@ export function crashyAgent(store: Journal, sink: Sink): Agent {
   });
   const charge = tool({
     name: "charge",
-    description: "Charge the customer's card (not idempotent).",
-    input: z.object({ amount: z.number() }),
-    execute: async ({ amount }, ctx) => {
+    description: "Charge the customer's card (not idempotent); above $100 a human approves.",
+    input: z.object({ amount: z.number(), waitMs: z.number() }),
+    needsApproval: ({ amount }) => amount > 100,
+    execute: async ({ amount, waitMs }, ctx) => {
       const quote = await ctx.step("quote", () => ({ cents: amount * 100 }));
-      await ctx.sleep(0);
+      await ctx.sleep(waitMs);
       await sink.charge(ctx.runId, ctx.callName);
       return { receipt: `rcpt-${quote.cents}` };
     },
@@ -108,4 +113,9 @@ export function crashyAgent(store: Journal, sink: Sink): Agent {
     },
   });
   return new Agent({ name: "crashy", model: crashyModel(), store, tools: [lookup, charge, notify] });
+}
+
+/** The answer a crashy run gives when nothing halts it. */
+export function expectedAnswer(customer: string, amount: number): string {
+  return `Charged ${customer.slice(0, 1).toUpperCase()}${customer.slice(1)} rcpt-${amount * 100}; notice sent.`;
 }

@@ -169,6 +169,19 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
     expect((await store.run("sleepy"))?.status).toBe("complete");
   });
 
+  it("two drives racing past one pause point: one goes on, the other halts, the effect happens once", async () => {
+    const clock = new MemWaker({ startAt: Date.parse("2026-12-02T08:00:00.000Z") });
+    const agent = () => plannedAgent(store, [remind], [{ name: "remind", args: { ms: 1_000 } }]);
+    await expect(agent().run("race", "Remind me in a second.", withWaker(clock))).rejects.toBeInstanceOf(Sleeping);
+    clock.advance(1_000);
+    // Two processes whose leases overlapped (a lease is efficiency, not safety).
+    const outcomes = await Promise.allSettled([agent().run("race", undefined, withWaker(clock)), agent().run("race", undefined, withWaker(clock))]);
+    expect(effects.filter((effect) => effect === "remind race")).toEqual(["remind race"]);
+    // The one that lost the race halts (or, if it started after the winner finished, replays).
+    expect(outcomes.some((outcome) => outcome.status === "fulfilled")).toBe(true);
+    for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toBeInstanceOf(ResumeHalt);
+  });
+
   it("a pause inside a sub-agent pauses the parent; deciding on the parent resumes the whole tree", async () => {
     const child = () => plannedAgent(store, [refund], [{ name: "refund", args: { orderId: "5", amount: 500 } }], { name: "child" });
     const delegate = tool({
