@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { isBacktrackError } from "../journal/errors";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
+import { registerRecovery } from "./commands/recovery";
 import { registerRuns } from "./commands/runs";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerShow(program);
   registerTransfer(program);
   registerMigrate(program);
+  registerRecovery(program);
   return program;
 }
 
