@@ -100,12 +100,13 @@ export async function unfinished(store: Durable): Promise<UnfinishedRun[]> {
 export async function recover(store: Durable, resume: Resume, options: RecoverOptions = {}): Promise<RecoverResult> {
   const ttlMs = leaseTtl(options.ttlMs);
   const listed = await unfinished(store);
-  const open = new Set(listed.map((run) => run.runId));
+  const byId = new Map(listed.map((run) => [run.runId, run]));
+  const open = new Set(byId.keys());
   const done: Driven[] = [];
   const roots: UnfinishedRun[] = [];
   for (const run of listed) {
     if (options.select && !options.select(run)) continue;
-    if (run.parentRunId === null && options.waiting === "skip" && stillWaiting(run)) done.push(report(options, { run: { runId: run.runId, outcome: "waiting", ...(run.pause ? { pause: run.pause } : {}) } }));
+    if (run.parentRunId === null && options.waiting === "skip" && stillWaiting(run, byId)) done.push(report(options, { run: { runId: run.runId, outcome: "waiting", ...(run.pause ? { pause: run.pause } : {}) } }));
     else if (run.parentRunId === null) roots.push(run);
     else if (!open.has(run.parentRunId)) done.push(report(options, { run: { runId: run.runId, outcome: "skipped" } }));
     // A sub-agent run whose parent is unfinished is driven by the parent's drive.
@@ -120,9 +121,16 @@ export async function recover(store: Durable, resume: Resume, options: RecoverOp
   return summarise(done);
 }
 
-/** Paused, nothing written since, and its condition cannot have been met without a record. */
-function stillWaiting(run: UnfinishedRun): boolean {
+/**
+ * Paused, nothing written since, and its condition cannot have been met without a record. A
+ * pause inside a sub-agent waits in that run: a decision written there sets it running again.
+ */
+function stillWaiting(run: UnfinishedRun, byId: Map<string, UnfinishedRun>, depth = 0): boolean {
   if (run.status !== "paused" || !run.pause) return false;
+  if (run.pause.runId !== run.runId) {
+    const waiter = byId.get(run.pause.runId);
+    return waiter !== undefined && depth < 32 && stillWaiting(waiter, byId, depth + 1);
+  }
   if (run.pause.reason === "sleep") return run.pause.wakeAt !== undefined && Date.parse(run.pause.wakeAt) > Date.now();
   return true;
 }

@@ -147,6 +147,32 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
     expect(again.n).toBe(0);
   });
 
+  it('waiting: "skip" leaves runs that wait for a human alone until a decision is written, also in a sub-agent', async () => {
+    const child = () => plannedAgent(store, [approveMe], [{ name: "wire", args: {} }], { name: "child" });
+    const delegate = tool({
+      name: "delegate",
+      description: "Run the child.",
+      input: z.object({}),
+      execute: async (_args, ctx) => ({ child: (await ctx.runAgent(child(), "wire it")).text }),
+    });
+    const parent = () => plannedAgent(store, [delegate], [{ name: "delegate", args: {} }], { name: "parent" });
+    await expect(parent().run("boss", "delegate the wire")).rejects.toBeInstanceOf(PendingApproval);
+    const resumed: string[] = [];
+    const resumeBoss = async (runId: string, { signal }: { signal: AbortSignal }) => {
+      resumed.push(runId);
+      return parent().runResult(runId, undefined, { signal });
+    };
+    const skipped = await recover(store, resumeBoss, { waiting: "skip" });
+    expect(skipped.runs).toEqual([{ runId: "boss", outcome: "waiting", pause: expect.objectContaining({ reason: "approval", runId: "boss.t0c0" }) }]);
+    expect(skipped.n).toBe(0);
+    // The default re-drives it: it pauses again.
+    expect((await recover(store, resumeBoss)).runs).toEqual([{ runId: "boss", outcome: "paused", pause: expect.objectContaining({ reason: "approval" }) }]);
+    // A decision written to the sub-agent (its parent not resumed yet, as after a crash) makes the tree drivable again.
+    await store.append({ runId: "boss.t0c0", name: "turn:0:call:0:approval", kind: "approval", payload: { toolCallId: "", toolName: "wire", approved: true, by: "ed", at: new Date().toISOString() } });
+    expect((await recover(store, resumeBoss, { waiting: "skip" })).runs).toEqual([{ runId: "boss", outcome: "complete" }]);
+    expect(resumed).toEqual(["boss", "boss"]);
+  });
+
   it("refuses a store that cannot enumerate with a configuration error", async () => {
     const bare: Durable = { do: (runId, name, fn) => store.do(runId, name, fn), history: (runId) => store.history(runId) };
     const error = await recover(bare, resume).catch((caught: unknown) => caught);
