@@ -4,9 +4,10 @@
  */
 import { journalBenchmarks } from "./journal";
 import { sessionBenchmarks } from "./sessions";
+import { recoveryBenchmarks } from "./recovery";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks];
+const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

@@ -5,13 +5,15 @@
 export * from "./journal/types";
 export * from "./journal/errors";
 export type { Durable, Journal, DoOptions } from "./journal/ports";
+export { isLister, isLeaser, type Lister, type Leaser, type UnfinishedRun, type UnfinishedQuery } from "./journal/ports";
+export { crashAt, SimulatedCrashError, type FaultPlan } from "./journal/faults";
 export { MemStore } from "./journal/memory-store";
 export { DEFAULT_PAYLOAD_LIMIT_BYTES, type JournalOptions } from "./journal/base";
 export { RUN_START, RUN_COMPLETE } from "./journal/names";
 export { canonicalJson, stableHash } from "./journal/canonical";
 
 export { Agent, MaxTurnsError, InputMismatchError, type AgentOptions, type RunOptions, type RunResult } from "./agent/agent";
-export { tool, describeTool, type Tool, type AnyTool, type ToolContext, type ToolSafety } from "./agent/tool";
+export { tool, describeTool, sleep, type Tool, type AnyTool, type ToolContext, type ToolSafety } from "./agent/tool";
 export { collect, drivesWholeTree, type Model, type ModelRequest, type ModelStreamPart, type ToolDescription } from "./agent/model";
 export * from "./agent/messages";
 export type * from "./agent/payloads";
@@ -55,3 +57,6 @@ export {
 } from "./sessions/index";
 export type * from "./sessions/types";
 export { TICKET_BOOKING, ticketBookingEvents, writeTicketBooking } from "./demo/ticket-booking";
+export * from "./recovery/index";
+export { SagaAbortedError, type CompensationOutcome } from "./agent/saga";
+export { PostgresWaker } from "./store/postgres-waker";

@@ -11,6 +11,7 @@ import { Drive } from "./loop";
 import type { AssistantMessage, RunInput, Usage } from "./messages";
 import type { Model } from "./model";
 import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
+import type { Waker } from "../recovery/waker";
 
 export interface AgentOptions {
   /** Shown in run lists and recorded in run:start. */
@@ -31,7 +32,10 @@ export interface RunOptions {
   /** Records `replayOf` in run:start. */
   replayOf?: string;
   onEvent?: (event: AgentEvent) => void;
+  /** Cancels the drive (a lost lease): it stops before its next durable write. */
   signal?: AbortSignal;
+  /** Told about every sleep the run reaches (see withWaker); its clock measures them. */
+  waker?: Waker;
 }
 
 /** The telemetry envelope. `usage` and `turns` count the model calls this drive made (live, not
@@ -92,6 +96,19 @@ export class Agent implements AgentLike {
     return new Drive(this, runId, options).run(input);
   }
 
+  /**
+   * Runs (or resumes) a run as a saga: when a tool's execute throws, the completed calls whose
+   * tools have `compensate` are undone in reverse order, each at most once, and the run ends
+   * with SagaAbortedError. A resume of a saga run stays a saga (run:start records it).
+   */
+  async runSaga(runId: string, input?: RunInput, options: RunOptions = {}): Promise<AssistantMessage> {
+    return (await this.runSagaResult(runId, input, options)).message;
+  }
+
+  async runSagaResult(runId: string, input?: RunInput, options: RunOptions = {}): Promise<RunResult> {
+    return new Drive(this, runId, { ...options, saga: true }).run(input);
+  }
+
   /** Runs the loop and yields its events as they happen; ends by throwing a pause or a fault. */
   async *stream(runId: string, input?: RunInput, options: RunOptions = {}): AsyncGenerator<AgentEvent, RunResult> {
     const queue: AgentEvent[] = [];
@@ -136,6 +153,9 @@ export class Agent implements AgentLike {
       model: parent.inheritedModel,
       onEvent: parent.onEvent,
       parentRunId: parent.parentRunId,
+      signal: parent.signal,
+      waker: parent.waker,
+      rootRunId: parent.rootRunId,
     }).run(input);
   }
 }

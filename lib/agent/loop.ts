@@ -4,20 +4,26 @@
  * - a model turn is journaled before its tool calls run; on resume it is replayed, never re-asked;
  * - an `attempt` record is written before a tool executes; a resume that finds an attempt without
  *   a result halts (ResumeHalt) unless the tool is idempotent or the call stopped at a durable
- *   pause of its own (a signal record under the call's name);
+ *   pause of its own (resume-rules.ts);
+ * - a cancelled drive (its AbortSignal fired: a lost lease) writes nothing more, and a tool cut
+ *   off by the cancellation gets no result: its outcome is unknown, as after a crash;
  * - run:complete is written once, at the terminal answer.
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
 import type { Journal } from "../journal/ports";
-import { approvalName, assertUserStepName, attemptName, callName, resultName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
-import type { JournalRecord } from "../journal/types";
+import { approvalName, attemptName, callName, resultName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
+import type { JournalRecord, RecordKind } from "../journal/types";
+import type { Waker } from "../recovery/waker";
 import { InputMismatchError, MaxTurnsError, type Agent, type RunResult } from "./agent";
+import { callContext, type CallHost } from "./call-context";
 import type { AgentEvent } from "./events";
 import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
-import { collect, isTreeModel, type Model } from "./model";
-import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, SignalPayload, ToolResultPayload, ValuePayload } from "./payloads";
+import { collect, type Model } from "./model";
+import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
-import { describeTool, type AnyTool, type ToolContext } from "./tool";
+import { stoppedAtPause } from "./resume-rules";
+import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
+import { describeTool, type AnyTool } from "./tool";
 
 export interface DriveOptions {
   model?: Model;
@@ -26,26 +32,39 @@ export interface DriveOptions {
   parentRunId?: string;
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
+  waker?: Waker;
+  rootRunId?: string;
+  /** Start the run as a saga (recorded in run:start; a resume follows the record). */
+  saga?: boolean;
 }
 
-export class Drive {
-  private readonly journal: Journal;
-  private readonly model: Model;
-  private readonly emit: (event: AgentEvent) => void;
-  private readonly signal: AbortSignal;
+export class Drive implements SagaHost {
+  readonly journal: Journal;
+  readonly model: Model;
+  readonly emit: (event: AgentEvent) => void;
+  readonly signal: AbortSignal;
+  readonly waker: Waker | undefined;
+  readonly rootRunId: string;
   private recorded = new Map<string, JournalRecord>();
   private usage: Usage = ZERO_USAGE;
   private liveTurns = 0;
+  private saga = false;
 
   constructor(
     private readonly agent: Agent,
-    private readonly runId: string,
+    readonly runId: string,
     private readonly options: DriveOptions,
   ) {
     this.journal = options.journal ?? agent.store;
     this.model = options.model ?? agent.model;
     this.emit = options.onEvent ?? (() => undefined);
     this.signal = options.signal ?? new AbortController().signal;
+    this.waker = options.waker;
+    this.rootRunId = options.rootRunId ?? runId;
+  }
+
+  get tools(): ReadonlyMap<string, AnyTool> {
+    return this.agent.tools;
   }
 
   async run(input: RunInput | undefined): Promise<RunResult> {
@@ -54,20 +73,43 @@ export class Drive {
       const message = await this.loop(input);
       return { message, text: textOf(message), usage: this.usage, turns: this.liveTurns, duration: Date.now() - started, runId: this.runId };
     } catch (error) {
-      if (isPause(error)) {
-        // A pause inside a sub-agent pauses every run up the tree; the state names the run that waits.
-        await this.journal.setStatus(this.runId, { status: "paused", pause: error.state() });
-      } else {
-        const message = error instanceof Error ? error.message : String(error);
-        await this.journal.setStatus(this.runId, { status: "failed", error: message }).catch(() => undefined);
-      }
+      await this.report(error);
       throw error;
+    }
+  }
+
+  /** Writes the run's status for a drive that ended without an answer. */
+  private async report(error: unknown): Promise<void> {
+    // Cancelled (a lost lease): whoever drives the run now reports its status.
+    if (this.signal.aborted) return;
+    if (isPause(error)) {
+      // A pause inside a sub-agent pauses every run up the tree; the state names the run that waits.
+      await this.journal.setStatus(this.runId, { status: "paused", pause: error.state() });
+    } else if (error instanceof SagaAbortedError) {
+      // Rolled back: run:complete is written (nothing is left to do); the summary keeps why.
+      await this.journal.setStatus(this.runId, { status: "complete", error: error.message }).catch(() => undefined);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.journal.setStatus(this.runId, { status: "failed", error: message }).catch(() => undefined);
     }
   }
 
   private async loop(input: RunInput | undefined): Promise<AssistantMessage> {
     for (const record of await this.journal.history(this.runId)) this.recorded.set(record.name, record);
     const header = await this.start(input);
+    this.saga = header.saga === true;
+    if (this.saga && this.recorded.has(SAGA_ABORT)) return rollback(this, { reason: "resumed after a saga failure" });
+    try {
+      return await this.turns(header);
+    } catch (error) {
+      if (this.saga && (error instanceof SagaTrip || error instanceof MaxTurnsError)) {
+        return rollback(this, { reason: error.message, call: error instanceof SagaTrip ? error.call : undefined });
+      }
+      throw error;
+    }
+  }
+
+  private async turns(header: HeaderPayload): Promise<AssistantMessage> {
     const messages: Message[] = [...inputMessages(header.input)];
     const tools = [...this.agent.tools.values()].map(describeTool);
     for (let turn = 0; ; turn += 1) {
@@ -97,6 +139,7 @@ export class Drive {
       return header;
     }
     if (input === undefined) throw new InputMismatchError(this.runId);
+    this.signal.throwIfAborted();
     const header: HeaderPayload = {
       input,
       agent: this.agent.name,
@@ -105,17 +148,46 @@ export class Drive {
       ...(this.agent.system === undefined ? {} : { system: this.agent.system }),
       ...(this.options.parentRunId === undefined ? {} : { parentRunId: this.options.parentRunId }),
       ...(this.options.replayOf === undefined ? {} : { replayOf: this.options.replayOf }),
+      ...(this.options.saga ? { saga: true } : {}),
     };
     return (await this.once(RUN_START, "header", () => header)) as HeaderPayload;
   }
 
   /** The recorded payload under `name`, or `make()` appended (the first writer's value if another wins). */
-  private async once<P>(name: string, kind: "header" | "model" | "value" | "signal" | "attempt" | "tool_result", make: () => Promise<P> | P): Promise<P> {
+  async once<P>(name: string, kind: RecordKind, make: () => Promise<P> | P): Promise<P> {
     const existing = this.recorded.get(name);
     if (existing) return existing.payload as P;
     const { record } = await this.journal.append({ runId: this.runId, name, kind, payload: await make() });
-    this.recorded.set(name, record);
+    this.recorded.set(record.name, record);
     return record.payload as P;
+  }
+
+  async append(name: string, kind: RecordKind, payload: unknown): Promise<{ created: boolean }> {
+    const { created, record } = await this.journal.append({ runId: this.runId, name, kind, payload });
+    this.recorded.set(record.name, record);
+    return { created };
+  }
+
+  async lookup(name: string): Promise<JournalRecord | undefined> {
+    const record = this.recorded.get(name) ?? (await this.journal.record(this.runId, name));
+    if (record) this.recorded.set(name, record);
+    return record;
+  }
+
+  has(name: string): boolean {
+    return this.recorded.has(name);
+  }
+
+  records(): JournalRecord[] {
+    return [...this.recorded.values()];
+  }
+
+  addUsage(usage: Usage): void {
+    this.usage = addUsage(this.usage, usage);
+  }
+
+  now(): number {
+    return this.waker?.now() ?? Date.now();
   }
 
   private async modelTurn(turn: number, request: Parameters<Model["stream"]>[0]): Promise<ModelPayload> {
@@ -126,8 +198,10 @@ export class Drive {
       this.emit({ type: "AssistantTurn", runId: this.runId, turn, message: payload.message, usage: payload.usage, replayed: true });
       return payload;
     }
+    this.signal.throwIfAborted();
     const started = Date.now();
     const { message, usage } = await collect(this.model, request, (text) => this.emit({ type: "ModelDelta", runId: this.runId, turn, text }));
+    this.signal.throwIfAborted();
     const payload = await this.once<ModelPayload>(name, "model", () => ({ message, usage, model: this.model.id, durationMs: Date.now() - started }));
     this.liveTurns += 1;
     this.usage = addUsage(this.usage, usage);
@@ -141,6 +215,8 @@ export class Drive {
     if (recorded) {
       const payload = recorded.payload as ToolResultPayload;
       this.emit({ type: "ToolCompleted", runId: this.runId, toolUseId: call.toolCallId, name: call.toolName, result: payload.result, isError: payload.isError, replayed: true });
+      // A saga that failed here and was cut off before it recorded its abort: the same failure again.
+      if (this.saga && payload.threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(payload.result)}`, name);
       return resultPart(call, payload.result, payload.isError);
     }
     this.emit({ type: "ToolStarted", runId: this.runId, toolUseId: call.toolCallId, name: call.toolName, args: call.args });
@@ -156,35 +232,40 @@ export class Drive {
       return this.finishCall(name, call, { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, true, 0);
     }
     const idempotencyKey = stableHash({ runId: this.runId, call: name, tool: call.toolName, args });
+    const retrySafe = definition.safety?.idempotencyKey === true;
     if (this.recorded.has(attemptName(name))) {
-      const stoppedAtPause = [...this.recorded.values()].some((record) => record.kind === "signal" && record.name.startsWith(`${name}:`));
-      if (!stoppedAtPause && !definition.safety?.idempotencyKey) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
+      if (!retrySafe && !stoppedAtPause(this.recorded.values(), name)) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
     } else {
+      this.signal.throwIfAborted();
       const attempt: AttemptPayload = { toolCallId: call.toolCallId, toolName: call.toolName, args, idempotencyKey };
-      const { created, record } = await this.journal.append({ runId: this.runId, name: attemptName(name), kind: "attempt", payload: attempt });
-      this.recorded.set(record.name, record);
+      const { created } = await this.append(attemptName(name), "attempt", attempt);
       // Another driver attempted this call at the same time: its outcome is unknown to us.
-      if (!created && !definition.safety?.idempotencyKey) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
+      if (!created && !retrySafe) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
     }
     const childRunIds: string[] = [];
     const started = Date.now();
     let result: unknown;
-    let isError = false;
+    let threw = false;
     try {
-      result = await definition.execute(args, this.context(name, call, idempotencyKey, childRunIds));
+      this.signal.throwIfAborted();
+      result = await definition.execute(args, callContext(this, { name, toolCallId: call.toolCallId, idempotencyKey, childRunIds, toolName: call.toolName, args, retrySafe }));
     } catch (error) {
       if (isPause(error)) throw error;
+      // Cut off by a cancellation: whether it took effect is unknown, so no result is recorded.
+      if (this.signal.aborted) throw error;
       result = { error: error instanceof Error ? error.message : String(error) };
-      isError = true;
+      threw = true;
     }
-    return this.finishCall(name, call, result, isError, Date.now() - started, args, childRunIds);
+    const part = await this.finishCall(name, call, result, threw, Date.now() - started, args, childRunIds, threw);
+    if (this.saga && threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(result)}`, name);
+    return part;
   }
 
   private async approval(name: string, definition: AnyTool, call: ToolCallPart, args: unknown): Promise<ApprovalPayload | undefined> {
     const needed = typeof definition.needsApproval === "function" ? definition.needsApproval(args) : definition.needsApproval === true;
     if (!needed) return undefined;
-    const record = this.recorded.get(approvalName(name)) ?? (await this.journal.record(this.runId, approvalName(name)));
-    if (!record) throw new PendingApproval(this.runId, approvalName(name), call.toolName, args);
+    const record = await this.lookup(approvalName(name));
+    if (!record) throw new PendingApproval(this.runId, approvalName(name), call.toolName, args, call.toolCallId);
     return record.payload as ApprovalPayload;
   }
 
@@ -196,6 +277,7 @@ export class Drive {
     durationMs: number,
     args: unknown = call.args,
     childRunIds: string[] = [],
+    threw = false,
   ): Promise<ToolResultPart> {
     const payload = await this.once<ToolResultPayload>(resultName(name), "tool_result", () => ({
       toolCallId: call.toolCallId,
@@ -204,43 +286,11 @@ export class Drive {
       result: result === undefined ? null : result,
       isError,
       durationMs,
+      ...(threw ? { threw: true } : {}),
       ...(childRunIds.length > 0 ? { childRunIds } : {}),
     }));
     this.emit({ type: "ToolCompleted", runId: this.runId, toolUseId: call.toolCallId, name: call.toolName, result: payload.result, isError: payload.isError, replayed: false });
     return resultPart(call, payload.result, payload.isError);
-  }
-
-  private context(name: string, call: ToolCallPart, idempotencyKey: string, childRunIds: string[]): ToolContext {
-    let children = 0;
-    return {
-      runId: this.runId,
-      toolCallId: call.toolCallId,
-      callName: name,
-      idempotencyKey,
-      journal: this.journal,
-      signal: this.signal,
-      step: async (step, fn) => {
-        assertUserStepName(step);
-        const payload = await this.once<ValuePayload>(`${name}:step:${step}`, "value", async () => ({ step, value: await fn() }));
-        return payload.value as Awaited<ReturnType<typeof fn>>;
-      },
-      runAgent: async (child, input) => {
-        const childRunId = `${this.runId}.${name.replace(/^turn:(\d+):call:(\d+)$/, "t$1c$2")}${children === 0 ? "" : `-${children}`}`;
-        const signalName = `${name}:agent:${children}`;
-        children += 1;
-        childRunIds.push(childRunId);
-        // Journaled before the child starts: a resume may re-enter this call, since the child is itself durable.
-        await this.once<SignalPayload>(signalName, "signal", () => ({ type: "subagent", childRunId, agent: child.name }));
-        const result = await child.runChild(childRunId, input, {
-          parentRunId: this.runId,
-          journal: this.journal,
-          inheritedModel: isTreeModel(this.model) ? this.model : undefined,
-          onEvent: this.emit,
-        });
-        this.usage = addUsage(this.usage, result.usage);
-        return result;
-      },
-    };
   }
 }
 
@@ -248,4 +298,9 @@ function resultPart(call: ToolCallPart, result: unknown, isError: boolean): Tool
   return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, result, isError };
 }
 
-export type { PauseSignal };
+function errorText(result: unknown): string {
+  const error = (result as { error?: unknown } | null)?.error;
+  return typeof error === "string" ? error : JSON.stringify(result);
+}
+
+export type { PauseSignal, CallHost };

@@ -36,16 +36,25 @@ export class PendingApproval extends PauseSignal {
     readonly recordName: string,
     readonly toolName: string,
     readonly args: unknown,
+    readonly toolCallId?: string,
   ) {
     super(runId, `run "${runId}" waits for approval of ${toolName}`);
   }
 
   state(): PauseState {
-    return { reason: "approval", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args };
+    return {
+      reason: "approval",
+      runId: this.runId,
+      name: this.recordName,
+      message: this.message,
+      toolName: this.toolName,
+      args: this.args,
+      ...(this.toolCallId === undefined ? {} : { toolCallId: this.toolCallId }),
+    };
   }
 }
 
-/** The agent asked the user a question; an answer recorded under `name` resumes it. */
+/** A tool asked the user a question (`ctx.ask`); an answer recorded under `recordName` resumes it. */
 export class Interrupted extends PauseSignal {
   readonly reason = "interrupt" as const;
 
@@ -62,7 +71,7 @@ export class Interrupted extends PauseSignal {
   }
 }
 
-/** The run sleeps until `wakeAt`; a waker resumes it then. */
+/** The run sleeps until `wakeAt` (its `recordName` is the sleep's signal); a waker resumes it then. */
 export class Sleeping extends PauseSignal {
   readonly reason = "sleep" as const;
 

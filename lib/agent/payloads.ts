@@ -11,6 +11,8 @@ export interface HeaderPayload {
   parentRunId?: string;
   /** For a replay: the run it re-runs. */
   replayOf?: string;
+  /** A saga run (runSaga): a failed tool rolls back the completed calls. */
+  saga?: boolean;
 }
 
 export interface ModelPayload {
@@ -34,6 +36,8 @@ export interface ToolResultPayload {
   result: unknown;
   isError: boolean;
   durationMs: number;
+  /** The tool's execute threw (not bad input, an unknown tool or a denial): a saga rolls back. */
+  threw?: boolean;
   /** Sub-agent runs this call started. */
   childRunIds?: string[];
 }
@@ -53,9 +57,36 @@ export interface ValuePayload {
   value: unknown;
 }
 
-/** Signals: durable pauses and starts of sub-agents inside a tool call. */
+/** Signals: durable pauses and starts of sub-agents inside a tool call, and human answers. */
 export type SignalPayload =
   | { type: "subagent"; childRunId: string; agent: string }
-  | { type: "sleep"; wakeAt: string }
+  | SleepPayload
   | { type: "interrupt"; question: string }
+  | AnswerPayload
   | { type: string; [key: string]: unknown };
+
+export interface SleepPayload {
+  type: "sleep";
+  /** When the run may go on (ISO 8601). */
+  wakeAt: string;
+  ms: number;
+}
+
+/** `<call>:ask:<n>:answer`: a human's answer to an interrupt. */
+export interface AnswerPayload {
+  type: "answer";
+  text: string;
+  by: string;
+  at: string;
+}
+
+/**
+ * `<point>:passed` (kind attempt): a tool went on past a durable pause point (an answered
+ * question, a due sleep, a finished sub-agent). From here until its result the call's outcome
+ * is unknown again, as after its first attempt.
+ */
+export interface PassedPayload {
+  type: "passed";
+  point: string;
+  at: string;
+}

@@ -7,6 +7,7 @@ import type { Journal } from "../journal/ports";
 import type { ToolDescription } from "./model";
 import type { RunInput } from "./messages";
 import type { RunResult } from "./agent";
+import type { Waker } from "../recovery/waker";
 
 export interface ToolContext {
   runId: string;
@@ -21,6 +22,23 @@ export interface ToolContext {
   step<T>(name: string, fn: () => Promise<T> | T): Promise<T>;
   /** Runs a sub-agent as a child run (id derived from this call), linked to this run, resumable with it. */
   runAgent(agent: AgentLike, input: RunInput): Promise<RunResult>;
+  /**
+   * Asks the user a question and pauses the run (Interrupted) until an answer is recorded
+   * (`backtrack answer`); on resume the call runs again and `ask` returns the answer.
+   */
+  ask(question: string): Promise<string>;
+  /**
+   * Sleeps durably: journals the wake time and pauses the run (Sleeping) until then; a bound
+   * Waker is told when to resume it. On resume the call runs again and `sleep` returns once due.
+   */
+  sleep(ms: number): Promise<void>;
+  /** Milliseconds since the epoch on the drive's clock (the bound Waker's, else the system's). */
+  now(): number;
+}
+
+/** The seed's Sleep: `await sleep(ctx, ms)` inside a tool. */
+export function sleep(ctx: Pick<ToolContext, "sleep">, ms: number): Promise<void> {
+  return ctx.sleep(ms);
 }
 
 /** What `ctx.runAgent` needs of an agent (Agent implements it). */
@@ -35,6 +53,10 @@ export interface ChildRunOptions {
   /** The parent's model when it must drive the whole tree (a replay). */
   inheritedModel?: import("./model").Model;
   onEvent?: (event: import("./events").AgentEvent) => void;
+  signal?: AbortSignal;
+  waker?: Waker;
+  /** The run at the top of the tree (what a waker or a recoverer drives). */
+  rootRunId?: string;
 }
 
 export interface ToolSafety {

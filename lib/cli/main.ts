@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { isBacktrackError } from "../journal/errors";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
+import { registerRecovery } from "./commands/recovery";
 import { registerRuns } from "./commands/runs";
 import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerSessions(program);
   registerTransfer(program);
   registerMigrate(program);
+  registerRecovery(program);
   return program;
 }
 

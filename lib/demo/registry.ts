@@ -2,6 +2,7 @@
 import { Registry } from "../agent/registry";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent, researcherAgent } from "./agents";
 import { demoModel } from "./models";
+import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent } from "./recovery-agents";
 
 export function demoRegistry(): Registry {
   return new Registry()
@@ -11,5 +12,9 @@ export function demoRegistry(): Registry {
     .registerAgent({ name: "reporter", create: reporterAgent })
     .registerAgent({ name: "planner", create: plannerAgent })
     .registerAgent({ name: "researcher", create: researcherAgent })
-    .registerAgent({ name: "auditor", create: auditorAgent });
+    .registerAgent({ name: "auditor", create: auditorAgent })
+    .registerAgent({ name: "support", create: supportAgent })
+    .registerAgent({ name: "scheduler", create: schedulerAgent })
+    .registerAgent({ name: "concierge", create: conciergeAgent })
+    .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) });
 }

@@ -6,6 +6,7 @@ import { isPause } from "../agent/pauses";
 import type { Journal } from "../journal/ports";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agents";
 import { writeDemoSessions } from "./ticket-booking";
+import { RECOVERY_RUNS } from "./recovery-runs";
 
 export interface DemoRun {
   runId: string;
@@ -43,7 +44,7 @@ export const DEMO_RUNS: DemoRun[] = [
 
 /** Every demo run, in writing order. Areas add their runs here (lib/demo/<area>-runs.ts). */
 export function demoRuns(): DemoRun[] {
-  return [...DEMO_RUNS];
+  return [...DEMO_RUNS, ...RECOVERY_RUNS];
 }
 
 export interface DemoProgress {

@@ -4,6 +4,7 @@
  * a write. The cache only saves work: the store's first-writer-wins append stays the authority.
  */
 import { BadInputError, PayloadTooLargeError } from "./errors";
+import type { FaultPlan } from "./faults";
 import type { DoOptions, Journal } from "./ports";
 import type {
   AppendResult,
@@ -26,6 +27,8 @@ const CACHED_RECORDS = 200_000;
 export interface JournalOptions {
   /** Largest payload accepted, in bytes of its JSON text. Default 1 MiB. */
   payloadLimitBytes?: number;
+  /** Fault injection for crash tests (see faults.ts). */
+  faults?: FaultPlan;
 }
 
 /** Run ids and names are text keys: non-empty, bounded, and free of NUL (PostgreSQL text cannot hold it). */
@@ -52,9 +55,15 @@ export abstract class JournalBase implements Journal {
   private readonly known = new Map<string, Map<string, JournalRecord>>();
   private cachedRecords = 0;
   private readonly pending = new Map<string, Promise<unknown>>();
+  /** Fault injection (tests); may be replaced between runs. */
+  faults: FaultPlan | undefined;
+  private appends = 0;
+  /** Set when a fault hook threw: the simulated process is dead until restart(). */
+  private crashed: unknown;
 
   constructor(options: JournalOptions = {}) {
     this.payloadLimitBytes = options.payloadLimitBytes ?? DEFAULT_PAYLOAD_LIMIT_BYTES;
+    this.faults = options.faults;
   }
 
   protected abstract write(record: NewRecord, payloadText: string): Promise<AppendResult>;
@@ -62,19 +71,53 @@ export abstract class JournalBase implements Journal {
   protected abstract readOne(runId: string, name: string): Promise<JournalRecord | undefined>;
   abstract run(runId: string): Promise<RunSummary | undefined>;
   abstract runs(query?: RunQuery): Promise<RunPage>;
-  abstract setStatus(runId: string, patch: RunStatusPatch): Promise<void>;
+  protected abstract writeStatus(runId: string, patch: RunStatusPatch): Promise<void>;
   abstract subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>>;
   abstract close(): Promise<void>;
 
   async append<P>(record: NewRecord<P>): Promise<AppendResult<P>> {
+    this.alive();
     validateKeys(record.runId, record.name);
     const text = encodePayload(record, this.payloadLimitBytes);
+    const count = (this.appends += 1);
+    this.inject(() => this.faults?.beforeWrite?.(record, count));
     const result = await this.write(record, text);
     this.remember(result.record);
+    this.inject(() => this.faults?.afterWrite?.(result, count));
     return result as AppendResult<P>;
   }
 
+  async setStatus(runId: string, patch: RunStatusPatch): Promise<void> {
+    this.alive();
+    await this.writeStatus(runId, patch);
+  }
+
+  /**
+   * Stands for a new process over the same data (crash tests): clears a simulated crash, the
+   * append count and every cached name. The data itself is untouched.
+   */
+  restart(): void {
+    this.crashed = undefined;
+    this.appends = 0;
+    this.pending.clear();
+    this.forget();
+  }
+
+  private alive(): void {
+    if (this.crashed !== undefined) throw this.crashed;
+  }
+
+  private inject(hook: () => void): void {
+    try {
+      hook();
+    } catch (error) {
+      this.crashed = error;
+      throw error;
+    }
+  }
+
   async history(runId: string, options: HistoryOptions = {}): Promise<JournalRecord[]> {
+    this.alive();
     const records = await this.read(runId, options);
     if (options.from === undefined && options.limit === undefined) {
       this.forget(runId);
@@ -88,6 +131,7 @@ export abstract class JournalBase implements Journal {
   }
 
   async record(runId: string, name: string): Promise<JournalRecord | undefined> {
+    this.alive();
     const cached = this.known.get(runId)?.get(name);
     if (cached) return cached;
     const record = await this.readOne(runId, name);

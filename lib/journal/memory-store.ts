@@ -5,6 +5,8 @@
  */
 import { JournalBase, type JournalOptions } from "./base";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageSize } from "./cursor";
+import { MemLeases } from "./mem-leases";
+import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "./ports";
 import { summaryDelta } from "./summary";
 import type {
   AppendResult,
@@ -24,8 +26,9 @@ interface MemRun {
   byName: Map<string, JournalRecord>;
 }
 
-export class MemStore extends JournalBase {
+export class MemStore extends JournalBase implements Lister, Leaser {
   private readonly data = new Map<string, MemRun>();
+  private readonly leases = new MemLeases();
   private readonly listeners = new Set<(note: JournalNotification) => void>();
   private clock = 0;
 
@@ -122,7 +125,7 @@ export class MemStore extends JournalBase {
     };
   }
 
-  async setStatus(runId: string, patch: RunStatusPatch): Promise<void> {
+  protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
     const run = this.data.get(runId);
     if (!run) return;
     run.summary.status = patch.status;
@@ -130,6 +133,35 @@ export class MemStore extends JournalBase {
     run.summary.error = patch.error ?? null;
     run.summary.updatedAt = this.now();
     this.notify({ runId, seq: -1, kind: "status", status: patch.status });
+  }
+
+  async unfinishedRuns(query: UnfinishedQuery = {}): Promise<UnfinishedRun[]> {
+    const after = query.after;
+    const found = [...this.data.values()]
+      .map((run) => run.summary)
+      .filter((run) => run.status !== "complete" && run.completedAt === null && (after === undefined || run.runId > after))
+      .sort((a, b) => cmp(a.runId, b.runId))
+      .slice(0, query.limit ?? Number.POSITIVE_INFINITY);
+    return found.map((run) => ({
+      runId: run.runId,
+      parentRunId: run.parentRunId,
+      status: run.status,
+      pause: structuredClone(run.pause),
+      leaseHolder: this.leases.holderOf(run.runId),
+      abandoned: this.leases.abandoned(run.runId),
+    }));
+  }
+
+  acquireLease(runId: string, holder: string, ttlMs: number): Promise<boolean> {
+    return this.leases.acquireLease(runId, holder, ttlMs);
+  }
+
+  renewLease(runId: string, holder: string, ttlMs: number): Promise<boolean> {
+    return this.leases.renewLease(runId, holder, ttlMs);
+  }
+
+  releaseLease(runId: string, holder: string): Promise<void> {
+    return this.leases.releaseLease(runId, holder);
   }
 
   async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {

@@ -6,7 +6,14 @@
  *   turn:<t>:call:<i>:attempt      written before tool call i of turn t executes
  *   turn:<t>:call:<i>:approval     a human decision on that call
  *   turn:<t>:call:<i>:result       the call's result
- *   turn:<t>:call:<i>:<sub>        durable steps, pauses and sub-agents inside the call
+ *   turn:<t>:call:<i>:<sub>        durable steps, pauses and sub-agents inside the call:
+ *     …:step:<name>                  a ctx.step value
+ *     …:ask:<n>, …:ask:<n>:answer    an interrupt's question (signal) and the human's answer
+ *     …:sleep:<n>                    a durable sleep's wake time (signal)
+ *     …:agent:<n>                    a sub-agent's start (signal)
+ *     …:<point>:passed               the tool went on past that pause point (attempt)
+ *   run:saga:abort                 a saga's failure: rollback starts (signal)
+ *   run:saga:<call>:attempt|:compensated   one compensation, at most once
  *   run:complete                   the terminal answer, at most once
  * User steps outside a tool use their own names; they may not start with a reserved prefix.
  */
@@ -21,6 +28,9 @@ export const callName = (turn: number, index: number): string => `turn:${turn}:c
 export const attemptName = (call: string): string => `${call}:attempt`;
 export const approvalName = (call: string): string => `${call}:approval`;
 export const resultName = (call: string): string => `${call}:result`;
+
+export const answerName = (point: string): string => `${point}:answer`;
+export const passedName = (point: string): string => `${point}:passed`;
 
 const RESERVED_PREFIXES = ["run:", "turn:"];
 

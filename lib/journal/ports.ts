@@ -8,9 +8,11 @@ import type {
   JournalNotification,
   JournalRecord,
   NewRecord,
+  PauseState,
   RecordKind,
   RunPage,
   RunQuery,
+  RunStatus,
   RunStatusPatch,
   RunSummary,
 } from "./types";
@@ -45,4 +47,53 @@ export interface Journal extends Durable {
   /** Calls `listener` after every append and status change, from any process sharing the database. */
   subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** One run that has no run:complete yet, as Lister enumerates it. */
+export interface UnfinishedRun {
+  runId: string;
+  parentRunId: string | null;
+  status: RunStatus;
+  pause: PauseState | null;
+  /** The holder of a live lease on the run, or null when nobody holds one (see Leaser). */
+  leaseHolder: string | null;
+  /** Its lease expired without a release: the holder stopped renewing (it crashed). */
+  abandoned: boolean;
+}
+
+export interface UnfinishedQuery {
+  /** Keyset: only runs whose id sorts after this one. */
+  after?: string;
+  limit?: number;
+}
+
+/**
+ * Optional capability (kept off Durable on purpose): enumerate the runs that are not complete, in
+ * run id order, root and sub-agent runs alike. A SQL store answers with one indexed query a page.
+ */
+export interface Lister {
+  unfinishedRuns(query?: UnfinishedQuery): Promise<UnfinishedRun[]>;
+}
+
+/**
+ * Optional capability: exclusive, expiring run leases. A lease is efficiency, not safety: it keeps
+ * two processes from driving one run at once, while at-most-once tools rest on `attempt` records.
+ * Times are the store's clock (the database's `now()` for PostgresStore).
+ */
+export interface Leaser {
+  /** Takes the lease when it is free, expired, or already `holder`'s; false when another holder has it. */
+  acquireLease(runId: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Extends `holder`'s lease; false when another holder has taken it over. */
+  renewLease(runId: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up, if `holder` still has it. */
+  releaseLease(runId: string, holder: string): Promise<void>;
+}
+
+export function isLister(store: unknown): store is Lister {
+  return typeof (store as Partial<Lister> | null)?.unfinishedRuns === "function";
+}
+
+export function isLeaser(store: unknown): store is Leaser {
+  const candidate = store as Partial<Leaser> | null;
+  return typeof candidate?.acquireLease === "function" && typeof candidate.renewLease === "function" && typeof candidate.releaseLease === "function";
 }

@@ -59,6 +59,7 @@ export interface PauseState {
   name?: string;
   message: string;
   toolName?: string;
+  toolCallId?: string;
   args?: unknown;
   question?: string;
   wakeAt?: string;

@@ -23,7 +23,9 @@ import type {
   RunStatusPatch,
   RunSummary,
 } from "../journal/types";
+import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
 import { drizzleOver, type Database } from "./drizzle";
+import * as recovery from "./recovery-sql";
 import { runs } from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
@@ -92,7 +94,7 @@ interface RecordRow {
   created_at: Date | string;
 }
 
-export class PostgresStore extends JournalBase {
+export class PostgresStore extends JournalBase implements Lister, Leaser {
   readonly db: Database;
 
   constructor(
@@ -200,8 +202,24 @@ export class PostgresStore extends JournalBase {
     return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
 
-  async setStatus(runId: string, patch: RunStatusPatch): Promise<void> {
+  protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
     await this.client.query(STATUS_SQL, [runId, patch.status, patch.pause ? JSON.stringify(patch.pause) : null, patch.error ?? null]);
+  }
+
+  unfinishedRuns(query?: UnfinishedQuery): Promise<UnfinishedRun[]> {
+    return recovery.unfinishedRuns(this.client, query);
+  }
+
+  acquireLease(runId: string, holder: string, ttlMs: number): Promise<boolean> {
+    return recovery.acquireLease(this.client, runId, holder, ttlMs);
+  }
+
+  renewLease(runId: string, holder: string, ttlMs: number): Promise<boolean> {
+    return recovery.renewLease(this.client, runId, holder, ttlMs);
+  }
+
+  releaseLease(runId: string, holder: string): Promise<void> {
+    return recovery.releaseLease(this.client, runId, holder);
   }
 
   async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {

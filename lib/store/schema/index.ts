@@ -6,3 +6,4 @@
 export * from "./journal";
 export * from "./jobs";
 export * from "./sessions";
+export * from "./recovery";

@@ -1,0 +1,133 @@
+/**
+ * Crash recovery on the command line:
+ *   backtrack recover [--lease-ttl MS]          re-drive every unfinished run (one line a run, then a summary)
+ *   backtrack approve <run> [--deny] [--by NAME] [--reason TEXT]
+ *   backtrack answer <run> <text> [--by NAME]
+ * Runs are rebuilt from the registry by the agent and model named in run:start; sleeps register
+ * with a PostgresWaker on the same database. A decision resumes the run's root under a lease.
+ */
+import { userInfo } from "node:os";
+import type { Command } from "commander";
+import { demoRegistry } from "../../demo/registry";
+import { answer, approve, rootRunOf } from "../../recovery/decisions";
+import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "../../recovery/lease";
+import { driveRun, recover, type RecoveredRun, type RecoveryOutcome } from "../../recovery/recover";
+import { registryResume } from "../../recovery/resume";
+import { PostgresWaker } from "../../store/postgres-waker";
+import type { PostgresStore } from "../../store/postgres-store";
+import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, withStore, type CommonOptions } from "../context";
+
+interface RecoverOptions extends CommonOptions {
+  leaseTtl?: string;
+}
+
+interface DecisionOptions extends CommonOptions {
+  by?: string;
+  deny?: boolean;
+  reason?: string;
+  leaseTtl?: string;
+}
+
+const OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
+
+function ttl(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_LEASE_TTL_MS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new CliError(`--lease-ttl must be a positive number of milliseconds, got "${text}"`);
+  return value;
+}
+
+function defaultName(): string {
+  try {
+    return process.env.USER || userInfo().username || "cli";
+  } catch {
+    return "cli";
+  }
+}
+
+function describe(run: RecoveredRun): string {
+  const detail = run.pause ? run.pause.message : (run.error ?? "");
+  return `${run.outcome.padEnd(8)} ${run.runId}${detail ? `  ${detail}` : ""}`;
+}
+
+const resumeOn = (store: PostgresStore) => registryResume(demoRegistry(), store, { waker: new PostgresWaker(store) });
+
+/** Resumes the root of `runId` under a lease and prints how it ended. */
+async function resumeAfterDecision(store: PostgresStore, runId: string, options: DecisionOptions, decided: Record<string, unknown>): Promise<void> {
+  const root = await rootRunOf(store, runId);
+  const outcome = await driveRun(store, root, resumeOn(store), { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl) });
+  const run = await store.run(root);
+  if (options.json) return printJson({ ...decided, resumed: outcome.run, run });
+  printLine(`${describe(outcome.run)}${outcome.run.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
+  if (outcome.run.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
+}
+
+async function finalText(store: PostgresStore, runId: string): Promise<string | undefined> {
+  const record = await store.record(runId, "run:complete");
+  const text = (record?.payload as { value?: { text?: unknown } } | undefined)?.value?.text;
+  return typeof text === "string" ? text : undefined;
+}
+
+export function registerRecovery(program: Command): void {
+  common(
+    program
+      .command("recover")
+      .description("re-drive every unfinished run (a pause counts as recovered); exit 1 when a run failed")
+      .option("--lease-ttl <ms>", `lease each run this long, renewed while it is driven (default ${DEFAULT_LEASE_TTL_MS})`),
+  ).action(async (options: RecoverOptions) => {
+    const ttlMs = ttl(options.leaseTtl);
+    await withStore(options, async (store) => {
+      const result = await recover(store, resumeOn(store), {
+        ttlMs,
+        onProgress: (run) => {
+          if (!options.json) printLine(describe(run));
+        },
+      });
+      const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, result.runs.filter((run) => run.outcome === outcome).length])) as Record<RecoveryOutcome, number>;
+      if (options.json) {
+        printJson({ n: result.n, summary: counts, runs: result.runs, error: result.error ? { code: result.error.code, message: result.error.message } : null });
+      } else if (result.runs.length === 0) {
+        printLine("nothing to recover: every run is complete");
+      } else {
+        printLine(
+          `recovered ${result.n} run${result.n === 1 ? "" : "s"}: ${counts.complete} driven to completion, ${counts.paused} paused, ${counts.failed} failed` +
+            `${counts.leased || counts.lost ? `; ${counts.leased + counts.lost} held by another process` : ""}${counts.skipped ? `; ${counts.skipped} skipped` : ""}`,
+        );
+      }
+      if (result.error) process.exitCode = EXIT_CHECK_FAILED;
+    });
+  });
+
+  common(
+    program
+      .command("approve <run>")
+      .description("approve (or --deny) the tool call a paused run waits on, then resume it")
+      .option("--deny", "deny the call: the model gets an error result and goes on")
+      .option("--by <name>", "who decides (default: the user name)")
+      .option("--reason <text>", "why, recorded with the decision")
+      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`),
+  ).action(async (runId: string, options: DecisionOptions) => {
+    await withStore(options, async (store) => {
+      const decided = await approve(store, runId, { approved: !options.deny, by: options.by ?? defaultName(), reason: options.reason });
+      if (!decided.created) throw new CliError(`run "${runId}" was already decided by ${decided.record.payload.by} at ${decided.record.payload.at}`);
+      if (!options.json) printLine(`${options.deny ? "denied" : "approved"} ${decided.record.payload.toolName} in ${decided.runId} (by ${decided.record.payload.by})`);
+      await resumeAfterDecision(store, runId, options, { decision: decided.record.payload, runId: decided.runId });
+    });
+  });
+
+  common(
+    program
+      .command("answer <run> <text>")
+      .description("answer the question a paused run asked (an interrupt), then resume it")
+      .option("--by <name>", "who answers (default: the user name)")
+      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`),
+  ).action(async (runId: string, text: string, options: DecisionOptions) => {
+    await withStore(options, async (store) => {
+      const decided = await answer(store, runId, text, { by: options.by ?? defaultName() });
+      if (!decided.created) throw new CliError(`run "${runId}" was already answered by ${decided.record.payload.by}`);
+      if (!options.json) printLine(`answered ${decided.runId}: ${text}`);
+      await resumeAfterDecision(store, runId, options, { answer: decided.record.payload, runId: decided.runId });
+    });
+  });
+}
+
