@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { isBacktrackError } from "../journal/errors";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
+import { registerRegression } from "./commands/regression";
 import { registerRuns } from "./commands/runs";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerRuns(program);
   registerShow(program);
+  registerRegression(program);
   registerTransfer(program);
   registerMigrate(program);
   return program;

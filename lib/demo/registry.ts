@@ -1,6 +1,7 @@
 /** The demo's agents and models, by name: what the CLI and the inspector can drive out of the box. */
 import { Registry } from "../agent/registry";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent, researcherAgent } from "./agents";
+import { assistantAgent } from "./chat";
 import { demoModel } from "./models";
 
 export function demoRegistry(): Registry {
@@ -11,5 +12,6 @@ export function demoRegistry(): Registry {
     .registerAgent({ name: "reporter", create: reporterAgent })
     .registerAgent({ name: "planner", create: plannerAgent })
     .registerAgent({ name: "researcher", create: researcherAgent })
-    .registerAgent({ name: "auditor", create: auditorAgent });
+    .registerAgent({ name: "auditor", create: auditorAgent })
+    .registerAgent({ name: "assistant", create: assistantAgent });
 }

@@ -5,6 +5,7 @@
 import { isPause } from "../agent/pauses";
 import type { Journal } from "../journal/ports";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agents";
+import { REGRESSION_RUNS } from "./regression-runs";
 
 export interface DemoRun {
   runId: string;
@@ -42,7 +43,7 @@ export const DEMO_RUNS: DemoRun[] = [
 
 /** Every demo run, in writing order. Areas add their runs here (lib/demo/<area>-runs.ts). */
 export function demoRuns(): DemoRun[] {
-  return [...DEMO_RUNS];
+  return [...DEMO_RUNS, ...REGRESSION_RUNS];
 }
 
 export interface DemoProgress {

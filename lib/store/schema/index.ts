@@ -4,3 +4,4 @@
  * never edit a generated migration by hand. Keep to what PostgreSQL 15 runs (PGlite is 18).
  */
 export * from "./journal";
+export * from "./regression";
