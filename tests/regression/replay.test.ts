@@ -84,7 +84,7 @@ describe.each(STORE_KINDS)("replayRun: $name", (kind) => {
       name: "chargeCard",
       description: "Charge the card on file (the new payment provider).",
       input: z.object({ orderId: z.string(), amount: z.number() }),
-      execute: () => {
+      execute: (): { charged: number } => {
         throw new Error("card declined");
       },
     });
