@@ -2,7 +2,7 @@
  * Comparing two decision points: the entries of a RunDiff, shared by the positional diff
  * (diff.ts) and the opt-in realignment (realign.ts).
  */
-import { canonicalJson } from "../journal/canonical";
+import { sameJson } from "../journal/canonical";
 import type { DecisionKind, DecisionPoint, ModelDecision, ToolCallSignature, ToolDecision, ToolStatus } from "./decisions";
 
 export type DiffStatus = "same" | "changed" | "missing" | "added";
@@ -55,15 +55,35 @@ export interface DiffSummary {
   added: number;
 }
 
-function sideDetail(point: DecisionPoint, side: "A" | "B"): DiffDetail {
-  if (point.kind === "model") {
-    return side === "A"
-      ? { kindA: "model", seqA: point.seq, textA: point.text, toolCallsA: point.toolCalls }
-      : { kindB: "model", seqB: point.seq, textB: point.text, toolCallsB: point.toolCalls };
-  }
-  return side === "A"
-    ? { kindA: "tool", seqA: point.seq, toolNameA: point.toolName, argsHashA: point.argsHash, statusA: point.status, outputA: point.output }
-    : { kindB: "tool", seqB: point.seq, toolNameB: point.toolName, argsHashB: point.argsHash, statusB: point.status, outputB: point.output };
+/**
+ * Both sides' detail. Every field is always present (undefined where a side has none, which JSON
+ * drops): one object shape for every entry keeps a 100,000-entry diff fast and small.
+ */
+function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined): DiffDetail {
+  const modelA = a?.kind === "model" ? a : undefined;
+  const modelB = b?.kind === "model" ? b : undefined;
+  const toolA = a?.kind === "tool" ? a : undefined;
+  const toolB = b?.kind === "tool" ? b : undefined;
+  return {
+    kindA: a?.kind,
+    kindB: b?.kind,
+    seqA: a?.seq,
+    seqB: b?.seq,
+    textA: modelA?.text,
+    textB: modelB?.text,
+    toolCallsA: modelA?.toolCalls,
+    toolCallsB: modelB?.toolCalls,
+    toolName: toolA && toolB && toolA.toolName !== toolB.toolName ? `${toolA.toolName} → ${toolB.toolName}` : (toolA ?? toolB)?.toolName,
+    toolNameA: toolA?.toolName,
+    toolNameB: toolB?.toolName,
+    argsHashA: toolA?.argsHash,
+    argsHashB: toolB?.argsHash,
+    statusA: toolA?.status,
+    statusB: toolB?.status,
+    outputA: toolA?.output,
+    outputB: toolB?.output,
+    note: undefined,
+  };
 }
 
 function sameCalls(a: readonly ToolCallSignature[], b: readonly ToolCallSignature[]): boolean {
@@ -78,7 +98,7 @@ function sameCalls(a: readonly ToolCallSignature[], b: readonly ToolCallSignatur
 
 function sameTool(a: ToolDecision, b: ToolDecision): boolean {
   if (a.toolName !== b.toolName || a.status !== b.status || a.argsHash !== b.argsHash) return false;
-  return a.output === b.output || canonicalJson(a.output) === canonicalJson(b.output);
+  return sameJson(a.output, b.output);
 }
 
 function describe(point: DecisionPoint): string {
@@ -87,7 +107,7 @@ function describe(point: DecisionPoint): string {
 
 /** One entry comparing A's and B's points at the same place. */
 export function compareAt(index: number, a: DecisionPoint, b: DecisionPoint): DiffEntry {
-  const detail: DiffDetail = { ...sideDetail(a, "A"), ...sideDetail(b, "B") };
+  const detail = detailOf(a, b);
   let same: boolean;
   if (a.kind !== b.kind) {
     same = false;
@@ -95,24 +115,15 @@ export function compareAt(index: number, a: DecisionPoint, b: DecisionPoint): Di
   } else if (a.kind === "model") {
     same = a.text === (b as ModelDecision).text && sameCalls(a.toolCalls, (b as ModelDecision).toolCalls);
   } else {
-    const other = b as ToolDecision;
-    detail.toolName = a.toolName === other.toolName ? a.toolName : `${a.toolName} → ${other.toolName}`;
-    same = sameTool(a, other);
+    same = sameTool(a, b as ToolDecision);
   }
-  return { index, step: a.step, kind: a.kind, status: same ? "same" : "changed", indexA: a.index, indexB: b.index, detail };
+  return { index, step: a.step, kind: a.kind, status: same ? "same" : "changed", indexA: a.index, indexB: b.index, detail, realigned: undefined };
 }
 
 export function onlyIn(index: number, point: DecisionPoint, side: "A" | "B"): DiffEntry {
-  const detail = sideDetail(point, side);
-  if (point.kind === "tool") detail.toolName = point.toolName;
-  return {
-    index,
-    step: point.step,
-    kind: point.kind,
-    status: side === "A" ? "missing" : "added",
-    ...(side === "A" ? { indexA: point.index } : { indexB: point.index }),
-    detail,
-  };
+  const a = side === "A" ? point : undefined;
+  const b = side === "B" ? point : undefined;
+  return { index, step: point.step, kind: point.kind, status: a ? "missing" : "added", indexA: a?.index, indexB: b?.index, detail: detailOf(a, b), realigned: undefined };
 }
 
 export function summarise(steps: readonly DiffEntry[]): { summary: DiffSummary; divergentAt: number | null } {

@@ -60,7 +60,7 @@ export function diffPoints(pointsA: readonly DecisionPoint[], pointsB: readonly 
 /** The RunDiff of two runs' records (each run's own history, in seq order). Pure. */
 export function diffRecords(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions = {}): RunDiff {
   const pointsA = decisionPoints(historyA);
-  const pointsB = decisionPoints(historyB);
+  const pointsB = decisionPoints(historyB, { reference: pointsA });
   let steps = diffPoints(pointsA, pointsB);
   let { summary, divergentAt } = summarise(steps);
   let realign: RealignInfo | undefined;
