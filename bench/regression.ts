@@ -73,18 +73,22 @@ function bareCompare(a: JournalRecord[], b: JournalRecord[]): number {
 
 async function timeDiff(a: JournalRecord[], b: JournalRecord[], rounds: number, realign = false) {
   const times: number[] = [];
+  const cpu: number[] = [];
   const bare: number[] = [];
   let last;
   for (let round = 0; round < rounds; round += 1) {
     last = undefined;
     collect();
+    const before = process.cpuUsage();
     const { ms, value } = await time(async () => diffRecords(a, b, { realign }));
+    const used = process.cpuUsage(before);
     times.push(ms);
+    cpu.push((used.user + used.system) / 1000);
     last = value;
     collect();
     bare.push((await time(async () => bareCompare(a, b))).ms);
   }
-  return { ms: median(times), bareMs: median(bare), diff: last };
+  return { ms: median(times), cpuMs: median(cpu), bareMs: median(bare), diff: last };
 }
 
 const diff: Benchmark = {
@@ -102,6 +106,9 @@ const diff: Benchmark = {
     return {
       diff100kMs: hundred.ms,
       diff10kMs: ten.ms,
+      // CPU time of the process during the call (this machine is shared: wall time includes waiting).
+      diff100kCpuMs: hundred.cpuMs,
+      diff10kCpuMs: ten.cpuMs,
       // 1.0 is perfectly linear: the 100k diff takes ten times the 10k one.
       linearity: hundred.ms / (10 * ten.ms),
       bare100kMs: hundred.bareMs,
