@@ -15,7 +15,8 @@ import { RemoteEmbeddedClient } from "./embedded-remote";
 import { migrateEmbedded } from "./migrate";
 import { PGliteClient, type SqlClient } from "./sql-client";
 
-const WAIT_FOR_OWNER_MS = 15_000;
+/** How long to wait for an owner that is starting or busy before giving up (BACKTRACK_OWNER_WAIT_MS). */
+const waitForOwnerMs = () => Number(process.env.BACKTRACK_OWNER_WAIT_MS ?? 15_000);
 const HALF_WRITTEN_LOCK_MS = 5_000;
 
 interface Shared {
@@ -45,7 +46,7 @@ export async function openEmbedded(folderPath: string, options: EmbeddedOptions 
     return handle(folder, await shared.client);
   }
   mkdirSync(folder, { recursive: true });
-  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+  const deadline = Date.now() + waitForOwnerMs();
   for (;;) {
     const created = tryCreateLock(folder);
     if (created) return becomeOwner(folder, created);

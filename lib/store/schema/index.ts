@@ -4,4 +4,5 @@
  * never edit a generated migration by hand. Keep to what PostgreSQL 15 runs (PGlite is 18).
  */
 export * from "./journal";
+export * from "./jobs";
 export * from "./regression";

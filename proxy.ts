@@ -1,0 +1,28 @@
+/** Access control in front of every route: sign-in (BACKTRACK_TOKEN), same-origin mutations, read-only mode. See app/_server/access.ts. */
+import { NextResponse, type NextRequest } from "next/server";
+import { accessSettings, decide, SESSION_COOKIE } from "./app/_server/access";
+
+export function proxy(request: NextRequest) {
+  const decision = decide(
+    {
+      method: request.method,
+      pathname: request.nextUrl.pathname,
+      search: request.nextUrl.search,
+      host: request.headers.get("host"),
+      origin: request.headers.get("origin"),
+      secFetchSite: request.headers.get("sec-fetch-site"),
+      authorization: request.headers.get("authorization"),
+      sessionCookie: request.cookies.get(SESSION_COOKIE)?.value,
+    },
+    accessSettings(),
+  );
+  if (decision.allow) return NextResponse.next();
+  if (decision.signIn && !request.nextUrl.pathname.startsWith("/api/")) {
+    return NextResponse.redirect(new URL(decision.signIn, request.url));
+  }
+  return NextResponse.json({ error: { code: decision.code, message: decision.message } }, { status: decision.status });
+}
+
+export const config = {
+  matcher: ["/((?!_next/static|_next/image).*)"],
+};

@@ -1,0 +1,56 @@
+/** Child processes for multi-process tests: real node processes running TypeScript through tsx. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+
+const require = createRequire(import.meta.url);
+// `--import tsx` runs the script in this very node process (the tsx CLI would put a wrapper
+// process in front, and a kill -9 of the wrapper would leave the real process running).
+const TSX_LOADER = require.resolve("tsx/esm");
+
+export interface Child {
+  process: ChildProcess;
+  output: () => string;
+  /** Resolves when stdout has printed a line matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+export function startTs(script: string, args: string[], env: Record<string, string | undefined> = {}): Child {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, resolve(script), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  return {
+    process: child,
+    output: () => stdout + stderr,
+    exited,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((done, fail) => {
+        const started = Date.now();
+        const check = () => {
+          const line = stdout.split("\n").find((candidate) => pattern.test(candidate));
+          if (line !== undefined) return done(line);
+          if (child.exitCode !== null) return fail(new Error(`child exited (${child.exitCode}) before ${pattern}: ${stdout}${stderr}`));
+          if (Date.now() - started > timeoutMs) return fail(new Error(`timed out waiting for ${pattern}: ${stdout}${stderr}`));
+          setTimeout(check, 25);
+        };
+        check();
+      });
+    },
+  };
+}
+
+/** Runs the CLI (bin/backtrack.mjs) to completion. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [resolve("bin/backtrack.mjs"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => done({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * Server-only behaviour under real concurrency: racing writers on separate connections and
+ * processes, concurrent migrations, notifications across connections.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "@/lib/store";
+import type { PostgresStore } from "@/lib/store/postgres-store";
+import type { JournalNotification } from "@/lib/journal/types";
+import { freshServerDatabase } from "../helpers/databases";
+
+describe("PostgresStore on the server, concurrently", () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let stores: PostgresStore[];
+
+  beforeAll(async () => {
+    database = await freshServerDatabase();
+    // Four stores, each its own pool: like four processes. They open (and migrate) at once.
+    stores = await Promise.all([1, 2, 3, 4].map(() => openStore({ url: database.url, poolSize: 5 })));
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    await database.drop();
+  });
+
+  it("lets exactly one of many racing writers record a name; the others get its value", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, writer) => stores[writer % 4]!.append({ runId: "race", name: "decision", kind: "value", payload: { writer } })),
+    );
+    const winners = results.filter((result) => result.created);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.record.payload;
+    expect(results.every((result) => JSON.stringify(result.record.payload) === JSON.stringify(winner))).toBe(true);
+    expect(await stores[0]!.history("race")).toHaveLength(1);
+    expect((await stores[0]!.run("race"))?.recordCount).toBe(1);
+  });
+
+  it("keeps seq dense and unique under concurrent appends of different names", async () => {
+    await Promise.all(Array.from({ length: 80 }, (_, index) => stores[index % 4]!.append({ runId: "dense-race", name: `n${index}`, kind: "value", payload: index })));
+    const history = await stores[1]!.history("dense-race");
+    expect(history.map((record) => record.seq)).toEqual([...Array(80).keys()]);
+    expect(new Set(history.map((record) => record.name)).size).toBe(80);
+    expect(await stores[2]!.run("dense-race")).toMatchObject({ recordCount: 80, lastSeq: 79 });
+  });
+
+  it("creates a new run's summary once when its first writers race", async () => {
+    await Promise.all(Array.from({ length: 12 }, (_, index) => stores[index % 4]!.append({ runId: "fresh-race", name: `first-${index}`, kind: "value", payload: index })));
+    expect(await stores[3]!.run("fresh-race")).toMatchObject({ recordCount: 12, lastSeq: 11 });
+  });
+
+  it("returns one value to racing do() calls in different processes", async () => {
+    const values = await Promise.all(stores.map((store, index) => store.do("do-race", "pick", async () => ({ picked: index }))));
+    expect(new Set(values.map((value) => JSON.stringify(value))).size).toBe(1);
+  });
+
+  it("notifies a listener on another connection of every append", async () => {
+    const seen: JournalNotification[] = [];
+    const stop = await stores[0]!.subscribe((note) => {
+      if (note.runId === "notified") seen.push(note);
+    });
+    for (let index = 0; index < 5; index += 1) await stores[3]!.append({ runId: "notified", name: `s${index}`, kind: "value", payload: index });
+    await expect.poll(() => seen.map((note) => note.seq), { timeout: 5_000 }).toEqual([0, 1, 2, 3, 4]);
+    await stop();
+  });
+});
