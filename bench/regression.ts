@@ -109,8 +109,9 @@ const diff: Benchmark = {
       // CPU time of the process during the call (this machine is shared: wall time includes waiting).
       diff100kCpuMs: hundred.cpuMs,
       diff10kCpuMs: ten.cpuMs,
-      // 1.0 is perfectly linear: the 100k diff takes ten times the 10k one.
+      // 1.0 is perfectly linear: the 100k diff takes ten times the 10k one (wall time, and CPU time).
       linearity: hundred.ms / (10 * ten.ms),
+      linearityCpu: hundred.cpuMs / (10 * ten.cpuMs),
       bare100kMs: hundred.bareMs,
       diff100kVsBare: hundred.ms / hundred.bareMs,
       records100k: large.a.length,
