@@ -5,9 +5,10 @@
 import { journalBenchmarks } from "./journal";
 import { sessionBenchmarks } from "./sessions";
 import { recoveryBenchmarks } from "./recovery";
+import { regressionBenchmarks } from "./regression";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks];
+const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

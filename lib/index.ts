@@ -60,3 +60,16 @@ export { TICKET_BOOKING, ticketBookingEvents, writeTicketBooking } from "./demo/
 export * from "./recovery/index";
 export { SagaAbortedError, type CompensationOutcome } from "./agent/saga";
 export { PostgresWaker } from "./store/postgres-waker";
+export { replayRun, REPLAY_SUFFIX, type ReplayRunOptions, type ReplayRunResult } from "./regression/replay-run";
+export { diffRuns, regressionReport, type RegressionReport, type Scorer } from "./regression/diff-runs";
+export { checkReplay, type CheckResult } from "./regression/check";
+export { RECORDED_MODEL, replayModelNames, resolveReplayModel } from "./regression/models";
+export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./regression/config";
+export { NoRecordedInputError, NoMemoryContextError, ReplayToolsError, ReplayTargetExistsError, ReplayFailedError, RunNotCompleteError } from "./regression/errors";
+export type { StripDisclosure } from "./regression/memory-context";
+export { recallMemory, rankMemories, RECALLED_HEADING, type RecallMemoryOptions } from "./regression/memory";
+export { memoryBankFor, memoryId, MemMemoryBank, SqlMemoryBank, type MemoryBank, type StoredMemory } from "./regression/memories";
+export { readMemoryContext, type AgentMemory, type MemoryComposition, type MemoryContextPayload, type MemoryRequest, type RecalledMemory } from "./agent/memory";
+export { diffRecords, type RunDiff, type DiffEntry, type DiffDetail, type DiffStatus, type DiffSummary, type DiffOptions } from "./inspect/diff";
+export { decisionPoints, type DecisionPoint, type ModelDecision, type ToolDecision, type ToolCallSignature, type ToolStatus } from "./inspect/decisions";
+export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";

@@ -8,6 +8,7 @@ import { BacktrackError } from "../journal/errors";
 import type { Journal } from "../journal/ports";
 import type { AgentEvent } from "./events";
 import { Drive } from "./loop";
+import type { AgentMemory } from "./memory";
 import type { AssistantMessage, RunInput, Usage } from "./messages";
 import type { Model } from "./model";
 import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
@@ -22,6 +23,8 @@ export interface AgentOptions {
   system?: string;
   /** A run that needs more model turns than this fails with MaxTurnsError. Default 50. */
   maxTurns?: number;
+  /** Composes recalled context in front of the run's input, journaled as turn:0:memctx (see memory.ts). */
+  memory?: AgentMemory;
 }
 
 export interface RunOptions {
@@ -72,6 +75,7 @@ export class Agent implements AgentLike {
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly system: string | undefined;
   readonly maxTurns: number;
+  readonly memory: AgentMemory | undefined;
 
   constructor(options: AgentOptions) {
     this.name = options.name ?? "agent";
@@ -79,6 +83,7 @@ export class Agent implements AgentLike {
     this.store = options.store;
     this.system = options.system;
     this.maxTurns = options.maxTurns ?? 50;
+    this.memory = options.memory;
     const tools = new Map<string, AnyTool>();
     for (const definition of options.tools ?? []) {
       if (tools.has(definition.name)) throw new TypeError(`two tools are named "${definition.name}"`);

@@ -11,13 +11,14 @@
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
 import type { Journal } from "../journal/ports";
-import { approvalName, attemptName, callName, resultName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
+import { approvalName, attemptName, callName, memoryContextName, resultName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
 import type { Waker } from "../recovery/waker";
 import { InputMismatchError, MaxTurnsError, type Agent, type RunResult } from "./agent";
 import { callContext, type CallHost } from "./call-context";
 import type { AgentEvent } from "./events";
 import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
+import { readMemoryContext, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
@@ -110,12 +111,14 @@ export class Drive implements SagaHost {
   }
 
   private async turns(header: HeaderPayload): Promise<AssistantMessage> {
-    const messages: Message[] = [...inputMessages(header.input)];
+    const memory = await this.memoryContext(header);
+    const messages: Message[] = [...(memory?.composed ?? []), ...inputMessages(header.input)];
+    const system = memory?.system ?? header.system;
     const tools = [...this.agent.tools.values()].map(describeTool);
     for (let turn = 0; ; turn += 1) {
       if (turn >= this.agent.maxTurns) throw new MaxTurnsError(this.runId, this.agent.maxTurns);
       this.emit({ type: "TurnStarted", runId: this.runId, turn });
-      const model = await this.modelTurn(turn, { system: header.system, messages, tools, signal: this.signal });
+      const model = await this.modelTurn(turn, { system, messages, tools, signal: this.signal });
       messages.push(model.message);
       const calls = toolCallsOf(model.message);
       if (calls.length === 0) {
@@ -151,6 +154,23 @@ export class Drive implements SagaHost {
       ...(this.options.saga ? { saga: true } : {}),
     };
     return (await this.once(RUN_START, "header", () => header)) as HeaderPayload;
+  }
+
+  /** Turn 0's memory composition: the recorded one (a resume never recalls again), or the agent memory's, journaled before the model is asked. */
+  private async memoryContext(header: HeaderPayload): Promise<MemoryContextPayload | undefined> {
+    const name = memoryContextName(0);
+    const recorded = this.recorded.get(name);
+    if (recorded) return readMemoryContext(recorded.payload);
+    const memory = this.agent.memory;
+    if (!memory) return undefined;
+    const incoming = inputMessages(header.input);
+    const payload = await this.once<MemoryContextPayload>(name, "signal", async () => {
+      const composition = await memory.compose({ runId: this.runId, turn: 0, incoming, ...(header.system === undefined ? {} : { system: header.system }) });
+      // Set here, not by the component: stripMemoryContext relies on them.
+      const fixed = { type: "memctx" as const, turn: 0, incomingCount: incoming.length };
+      return Object.assign({ ...fixed }, composition, fixed);
+    });
+    return readMemoryContext(payload);
   }
 
   /** The recorded payload under `name`, or `make()` appended (the first writer's value if another wins). */

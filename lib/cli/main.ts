@@ -7,6 +7,7 @@ import { isBacktrackError } from "../journal/errors";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
+import { registerRegression } from "./commands/regression";
 import { registerRuns } from "./commands/runs";
 import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerRuns(program);
   registerShow(program);
   registerSessions(program);
+  registerRegression(program);
   registerTransfer(program);
   registerMigrate(program);
   registerRecovery(program);

@@ -4,6 +4,7 @@
  * needs it: it charges order 123 $5000 instead of $500, and words its answers differently.
  */
 import type { ModelRequest } from "../agent/model";
+import { chatScript } from "./chat-script";
 import { scriptedModel, toolResults, userText, type ScriptedOptions, type ScriptedReply } from "./scripted";
 
 export type DemoVersion = "v1" | "v2";
@@ -78,7 +79,7 @@ const fallback: DemoScript = {
 };
 
 /** Scripts in the order they are tried; other modules add theirs with addDemoScript. */
-const scripts: DemoScript[] = [billing, reporter, planner, researcher, auditor];
+const scripts: DemoScript[] = [billing, reporter, planner, researcher, auditor, chatScript];
 
 export function addDemoScript(script: DemoScript): void {
   if (!scripts.includes(script)) scripts.unshift(script);

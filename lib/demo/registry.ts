@@ -1,6 +1,7 @@
 /** The demo's agents and models, by name: what the CLI and the inspector can drive out of the box. */
 import { Registry } from "../agent/registry";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent, researcherAgent } from "./agents";
+import { assistantAgent } from "./chat";
 import { demoModel } from "./models";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent } from "./recovery-agents";
 
@@ -16,5 +17,6 @@ export function demoRegistry(): Registry {
     .registerAgent({ name: "support", create: supportAgent })
     .registerAgent({ name: "scheduler", create: schedulerAgent })
     .registerAgent({ name: "concierge", create: conciergeAgent })
-    .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) });
+    .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) })
+    .registerAgent({ name: "assistant", create: assistantAgent });
 }

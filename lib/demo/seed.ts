@@ -7,6 +7,7 @@ import type { Journal } from "../journal/ports";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agents";
 import { writeDemoSessions } from "./ticket-booking";
 import { RECOVERY_RUNS } from "./recovery-runs";
+import { REGRESSION_RUNS } from "./regression-runs";
 
 export interface DemoRun {
   runId: string;
@@ -44,7 +45,7 @@ export const DEMO_RUNS: DemoRun[] = [
 
 /** Every demo run, in writing order. Areas add their runs here (lib/demo/<area>-runs.ts). */
 export function demoRuns(): DemoRun[] {
-  return [...DEMO_RUNS, ...RECOVERY_RUNS];
+  return [...DEMO_RUNS, ...RECOVERY_RUNS, ...REGRESSION_RUNS];
 }
 
 export interface DemoProgress {

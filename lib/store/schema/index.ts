@@ -7,3 +7,4 @@ export * from "./journal";
 export * from "./jobs";
 export * from "./sessions";
 export * from "./recovery";
+export * from "./regression";

@@ -1,0 +1,73 @@
+/**
+ * backtrack.config.ts: what a user registers for the CLI (replay under their own models, their
+ * agents' tools). Loading the file is the CLI's job (lib/cli/config.ts); this module only gives
+ * the shape and applies it to a registry, so that nothing here reads files or imports a bundler.
+ *
+ *   // backtrack.config.ts
+ *   import { openai } from "@ai-sdk/openai";
+ *   import { defineConfig, Agent } from "backtrack";
+ *   export default defineConfig({
+ *     models: { "gpt-5": openai("gpt-5") },           // an AI SDK model, through fromAiSdk
+ *     agents: [{ name: "support", create: (store, model) => new Agent({ name: "support", store, model: model ?? …, tools: [...] }) }],
+ *   });
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { z } from "zod";
+import { fromAiSdk } from "../agent/ai-sdk";
+import type { Model } from "../agent/model";
+import type { AgentEntry, Registry } from "../agent/registry";
+import { ConfigError } from "../journal/errors";
+
+export type ConfigModel = Model | LanguageModelV3 | (() => Model | LanguageModelV3);
+
+export interface BacktrackConfig {
+  /** Models by the name `replay --model NAME` uses; an AI SDK model is adapted with fromAiSdk. */
+  models?: Record<string, ConfigModel>;
+  /** Agents by the name their runs record; a name the demo also uses replaces the demo's. */
+  agents?: AgentEntry[];
+}
+
+export function defineConfig(config: BacktrackConfig): BacktrackConfig {
+  return config;
+}
+
+const callable = (value: unknown) => typeof value === "function";
+const objectOrFunction = (value: unknown) => callable(value) || (typeof value === "object" && value !== null);
+
+const configSchema = z.object({
+  models: z.record(z.string().min(1), z.custom<ConfigModel>(objectOrFunction, "a model: a Backtrack Model, an AI SDK model or a function returning one")).optional(),
+  agents: z
+    .array(z.object({ name: z.string().min(1), create: z.custom<AgentEntry["create"]>(callable, "create(store, model) must be a function") }).loose())
+    .optional(),
+});
+
+function isBacktrackModel(value: unknown): value is Model {
+  return typeof value === "object" && value !== null && typeof (value as Model).stream === "function" && typeof (value as Model).id === "string";
+}
+
+function isAiSdkModel(value: unknown): value is LanguageModelV3 {
+  return typeof value === "object" && value !== null && typeof (value as LanguageModelV3).doStream === "function";
+}
+
+/** A Backtrack Model from a config entry; the registered name becomes its id, so runs record it. */
+export function toModel(name: string, value: ConfigModel): Model {
+  const made = typeof value === "function" ? value() : value;
+  if (isBacktrackModel(made)) return made;
+  if (isAiSdkModel(made)) return fromAiSdk(made, { id: name });
+  throw new ConfigError(`model "${name}" in the config is neither a Backtrack Model (id, stream) nor an AI SDK model (doStream)`);
+}
+
+/** Validates a loaded config (`where`: the file, for messages) and registers its models and agents. */
+export function applyConfig(registry: Registry, loaded: unknown, where = "backtrack.config"): Registry {
+  const parsed = configSchema.safeParse(loaded);
+  if (!parsed.success) {
+    throw new ConfigError(`${where}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+  }
+  for (const [name, value] of Object.entries(parsed.data.models ?? {})) {
+    // Checked now, so that a broken entry fails at load time and not in the middle of a replay.
+    toModel(name, value);
+    registry.registerModel({ name, description: "from the config", create: () => toModel(name, value) });
+  }
+  for (const agent of parsed.data.agents ?? []) registry.registerAgent(agent as AgentEntry);
+  return registry;
+}

@@ -1,0 +1,148 @@
+/**
+ * replayRun: runs a recorded run's frozen input again, fresh, under a new run id and whatever is
+ * overridden (model, tools, system text, memory). Invariants:
+ * - the input comes from the source's run:start record: the caller never passes the prompt again;
+ * - nothing is written under the source run's id (its records stay byte-identical);
+ * - the new run's run:start records `replayOf`, and is the first thing written: appending it is
+ *   how a replay claims its id. The journal's first-writer-wins append decides which slot is free,
+ *   so derived ids (`<source>~replay-<n>`) are unique across processes without a timestamp.
+ */
+import { Agent } from "../agent/agent";
+import type { RunResult } from "../agent/agent";
+import { inputMessages, type RunInput } from "../agent/messages";
+import type { Model } from "../agent/model";
+import type { HeaderPayload } from "../agent/payloads";
+import { isPause } from "../agent/pauses";
+import type { Registry } from "../agent/registry";
+import type { AnyTool } from "../agent/tool";
+import type { AgentEvent } from "../agent/events";
+import { canonicalJson } from "../journal/canonical";
+import { BadInputError, RunNotFoundError } from "../journal/errors";
+import { RUN_START } from "../journal/names";
+import type { Journal } from "../journal/ports";
+import type { PauseState } from "../journal/types";
+import { NoRecordedInputError, ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
+import { planMemory, type StripDisclosure } from "./memory-context";
+import { resolveReplayModel } from "./models";
+
+export interface ReplayRunOptions {
+  journal: Journal;
+  /** The recorded run whose input is run again. */
+  runId: string;
+  /** A Model, or a name: `recorded` or one of the registry's models. */
+  model: Model | string;
+  /** The tool set; by default the tools of the source's agent in `registry`. */
+  tools?: AnyTool[] | Record<string, AnyTool>;
+  /** A new system text; by default the source's recorded one. */
+  system?: string;
+  /** Keep only the turn's own incoming messages (see memory-context.ts). */
+  stripMemoryContext?: boolean;
+  /** The replay's id; by default `<runId>~replay-<n>`, the first free n. */
+  newRunId?: string;
+  /** Agents (for the source agent's tools and sub-agents) and models by name. */
+  registry?: Registry;
+  onEvent?: (event: AgentEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface ReplayRunResult {
+  newRunId: string;
+  sourceRunId: string;
+  /** The id of the model that drove the replay. */
+  model: string;
+  /** The replay's result; null when it paused (see `pause`). */
+  result: RunResult | null;
+  pause?: PauseState;
+  /** Present for a memory-off replay: what was dropped, and that the system text was not edited. */
+  memoryStripped?: StripDisclosure;
+}
+
+export const REPLAY_SUFFIX = "~replay-";
+const MAX_SLOTS = 10_000;
+/** Where this process starts looking for a free slot, per journal and source: a hint, the journal decides. */
+const nextSlots = new WeakMap<Journal, Map<string, number>>();
+
+export async function readHeader(journal: Journal, runId: string): Promise<HeaderPayload> {
+  if (!(await journal.run(runId))) throw new RunNotFoundError(runId);
+  const record = await journal.record(runId, RUN_START);
+  const header = record?.kind === "header" ? (record.payload as Partial<HeaderPayload> | null) : undefined;
+  const input = header?.input;
+  const validInput = typeof input === "string" || (Array.isArray(input) && input.length > 0);
+  if (!header || !validInput || typeof header.agent !== "string") throw new NoRecordedInputError(runId);
+  return { ...header, tools: Array.isArray(header.tools) ? header.tools : [] } as HeaderPayload;
+}
+
+function toolList(tools: AnyTool[] | Record<string, AnyTool>): AnyTool[] {
+  return Array.isArray(tools) ? tools : Object.values(tools);
+}
+
+function replayAgent(options: ReplayRunOptions, header: HeaderPayload, model: Model, memory: Agent["memory"]): Agent {
+  const registered = options.registry?.hasAgent(header.agent) ? options.registry.agent(header.agent, options.journal, model) : undefined;
+  const tools = options.tools ? toolList(options.tools) : registered ? [...registered.tools.values()] : undefined;
+  if (!tools && header.tools.length > 0) throw new ReplayToolsError(options.runId, header.agent, header.tools);
+  const system = options.system ?? header.system;
+  return new Agent({
+    name: header.agent,
+    model,
+    store: options.journal,
+    tools: tools ?? [],
+    ...(system === undefined ? {} : { system }),
+    ...(registered ? { maxTurns: registered.maxTurns } : {}),
+    ...(memory ? { memory } : {}),
+  });
+}
+
+/** Appends the replay's run:start; false when another writer holds the id. */
+async function claim(journal: Journal, runId: string, header: HeaderPayload): Promise<{ created: boolean; existing: HeaderPayload }> {
+  const { created, record } = await journal.append({ runId, name: RUN_START, kind: "header", payload: header });
+  return { created, existing: record.payload as HeaderPayload };
+}
+
+async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promise<string> {
+  const source = options.runId;
+  if (options.newRunId !== undefined) {
+    if (options.newRunId === source) throw new BadInputError("a replay needs a new run id, not the source's");
+    const { created, existing } = await claim(options.journal, options.newRunId, header);
+    // An unfinished replay of the same source and input resumes; anything else is someone else's run.
+    const resumable = existing.replayOf === source && canonicalJson(inputMessages(existing.input)) === canonicalJson(inputMessages(header.input));
+    if (!created && !resumable) throw new ReplayTargetExistsError(options.newRunId, source);
+    return options.newRunId;
+  }
+  let nextSlot = nextSlots.get(options.journal);
+  if (!nextSlot) nextSlots.set(options.journal, (nextSlot = new Map()));
+  for (let tries = 0, slot = nextSlot.get(source) ?? 1; tries < MAX_SLOTS; tries += 1, slot += 1) {
+    const candidate = `${source}${REPLAY_SUFFIX}${slot}`;
+    if (await options.journal.run(candidate)) continue;
+    if ((await claim(options.journal, candidate, header)).created) {
+      nextSlot.set(source, slot + 1);
+      return candidate;
+    }
+  }
+  throw new BadInputError(`no free replay id for "${source}" after ${MAX_SLOTS} tries; pass newRunId`);
+}
+
+export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunResult> {
+  const { journal, runId } = options;
+  const header = await readHeader(journal, runId);
+  const plan = await planMemory(journal, runId, header, { strip: options.stripMemoryContext === true, systemOverride: options.system });
+  const model = await resolveReplayModel(options.model, journal, runId, options.registry);
+  const agent = replayAgent(options, header, model, plan.memory);
+  const input: RunInput = plan.input;
+  const newHeader: HeaderPayload = {
+    input,
+    agent: agent.name,
+    model: model.id,
+    tools: [...agent.tools.keys()],
+    ...(agent.system === undefined ? {} : { system: agent.system }),
+    replayOf: runId,
+  };
+  const newRunId = await claimId(options, newHeader);
+  const outcome: ReplayRunResult = { newRunId, sourceRunId: runId, model: model.id, result: null, ...(plan.disclosure ? { memoryStripped: plan.disclosure } : {}) };
+  try {
+    outcome.result = await agent.runResult(newRunId, input, { model, replayOf: runId, onEvent: options.onEvent, signal: options.signal });
+  } catch (error) {
+    if (!isPause(error)) throw new ReplayFailedError(runId, newRunId, error);
+    outcome.pause = error.state();
+  }
+  return outcome;
+}
