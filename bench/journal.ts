@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { openStore } from "../lib/store/index";
 import { median, rate, time, type Benchmark } from "./harness";
 
-const ROUNDS = 12;
+const ROUNDS = 20;
 const PER_ROUND = 250;
 const PAYLOAD = { text: "x".repeat(1000) };
 

@@ -32,10 +32,14 @@ import type { SqlClient } from "./sql-client";
 export const JOURNAL_CHANNEL = "backtrack_journal";
 const SEQ_RACE_RETRIES = 5;
 
-// The next seq comes from the run's summary row, taken under its row lock: appenders to one run
-// queue on it, so seq stays dense without retries. The writer of a run's first record inserts the
-// row; two such writers race on its primary key and the loser (nothing inserted) tries again.
-// A name recorded before fails the unique (run_id, name) key and the whole statement rolls back.
+// Two statements, each a whole append (allocate the seq, insert the record, keep the summary row,
+// notify): one for a run whose summary row exists, one that creates it with the run's first record.
+// The next seq comes from the summary row under its row lock, so appenders to one run queue on it
+// and seq stays dense without retries. A name recorded before fails the unique (run_id, name) key
+// and the whole statement rolls back.
+const NOTIFY = (status: string) => `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, ${status})::text) AS notified`;
+
+/** The hot path: the run exists. No rows back means it does not (yet). */
 export const APPEND_SQL = `
 WITH updated AS (
   UPDATE runs AS r SET
@@ -55,24 +59,29 @@ WITH updated AS (
     completed_at = CASE WHEN $13::boolean THEN now() ELSE r.completed_at END
   WHERE r.run_id = $1::text
   RETURNING r.last_seq AS seq, r.status
-), created AS (
-  INSERT INTO runs (run_id, agent, parent_run_id, input_text, record_count, last_seq, model_turns,
-                    tool_calls, input_tokens, output_tokens, status, completed_at)
-  SELECT $1::text, $5::text, $6::text, $7::text, 1, 0, $8::int, $9::int, $10::int, $11::int, $12::text,
-         CASE WHEN $13::boolean THEN now() END
-  WHERE NOT EXISTS (SELECT 1 FROM updated)
-  ON CONFLICT (run_id) DO NOTHING
-  RETURNING last_seq AS seq, status
-), slot AS (
-  SELECT seq, status FROM updated UNION ALL SELECT seq, status FROM created
 ), ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload)
-  SELECT $1::text, slot.seq, $2::text, $3::text, $4::text::json FROM slot
+  SELECT $1::text, updated.seq, $2::text, $3::text, $4::text::json FROM updated
   RETURNING seq, created_at
 )
-SELECT ins.seq, ins.created_at,
-       pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, slot.status)::text) AS notified
-FROM ins, slot`;
+SELECT ins.seq, ins.created_at, ${NOTIFY("updated.status")} FROM ins, updated`;
+
+/** A run's first record (run:start, or any first write): creates the summary row. No rows back
+ * means the row exists already (another writer created it first). */
+export const APPEND_FIRST_SQL = `
+WITH created AS (
+  INSERT INTO runs (run_id, agent, parent_run_id, input_text, record_count, last_seq, model_turns,
+                    tool_calls, input_tokens, output_tokens, status, completed_at)
+  VALUES ($1::text, $5::text, $6::text, $7::text, 1, 0, $8::int, $9::int, $10::int, $11::int, $12::text,
+          CASE WHEN $13::boolean THEN now() END)
+  ON CONFLICT (run_id) DO NOTHING
+  RETURNING last_seq AS seq, status
+), ins AS (
+  INSERT INTO records (run_id, seq, name, kind, payload)
+  SELECT $1::text, created.seq, $2::text, $3::text, $4::text::json FROM created
+  RETURNING seq, created_at
+)
+SELECT ins.seq, ins.created_at, ${NOTIFY("created.status")} FROM ins, created`;
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -122,10 +131,12 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
       delta.status,
       delta.completed,
     ];
-    for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
+    // A header starts a run: try creating its row first. Anything else: the row usually exists.
+    let first = record.kind === "header";
+    for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1, first = !first) {
       let rows: Array<{ seq: number; created_at: Date | string }>;
       try {
-        rows = await this.client.query(APPEND_SQL, params, { prepare: true });
+        rows = await this.client.query(first ? APPEND_FIRST_SQL : APPEND_SQL, params, { prepare: true });
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         // The first writer of this name won; hand back its record.
@@ -147,7 +158,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
           },
         };
       }
-      // Nothing inserted: another writer created the run's row first. Its row now exists; go again.
+      // Nothing inserted: the run's row was not there (hot path) or was there already (first path).
     }
     throw new Error(`could not create the run row for "${record.name}" in run "${record.runId}" after ${SEQ_RACE_RETRIES} tries`);
   }
