@@ -1,25 +1,46 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { getStore } from "@/app/_server/store";
-import { MermaidChart } from "@/components/mermaid-chart";
-import { buildFlow } from "@/lib/inspect/flow";
-import { flowToMermaid } from "@/lib/inspect/mermaid";
+import { runOutline } from "@/app/_server/outlines";
+import { pageStore } from "@/app/_server/page-store";
+import { DatabaseProblemView } from "@/components/database-problem";
+import { RunInspector } from "@/components/run/run-inspector";
+import { RECORD_PAGE } from "@/components/page-sizes";
+import { loadRunParams } from "@/components/search-params";
+import { parseSecretKeys } from "@/lib/inspect/redact";
+import { clampStep, summaryAt, timelineOf } from "@/lib/inspect/timeline";
 
-export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+/** Runs up to this many records ship their outline with the page; larger ones fetch it after. */
+const INLINE_OUTLINE = 2_000;
+
+interface PageProps {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `${decodeURIComponent(id)} · Backtrack` };
+}
+
+export default async function RunPage({ params, searchParams }: PageProps) {
   await connection();
   const { id } = await params;
   const runId = decodeURIComponent(id);
-  const store = await getStore();
+  const { at } = await loadRunParams(searchParams);
+  const { store, problem } = await pageStore();
+  if (problem) return <DatabaseProblemView problem={problem} />;
   const run = await store.run(runId);
   if (!run) notFound();
-  const source = flowToMermaid(buildFlow(await store.history(runId)));
+  const entries = (await runOutline(runId, run)) ?? [];
+  const step = clampStep(at, run.lastSeq);
+  const summary = summaryAt(timelineOf(entries), step, run);
+  const pageIndex = Math.floor(step / RECORD_PAGE);
+  const records = await store.history(runId, { from: pageIndex * RECORD_PAGE, limit: RECORD_PAGE });
   return (
-    <>
-      <h1 className="mono">{run.runId}</h1>
-      <p className="muted">
-        {run.agent} · <span className={`status-${run.status}`}>{run.status}</span> · {run.recordCount} records · {run.modelTurns} model turns
-      </p>
-      <MermaidChart source={source} label={`Flowchart of run ${run.runId}`} />
-    </>
+    <RunInspector
+      initial={{ run, entries: entries.length <= INLINE_OUTLINE ? entries : null, page: { index: pageIndex, records }, at: step, summary }}
+      secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
+    />
   );
 }
