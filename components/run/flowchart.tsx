@@ -114,7 +114,6 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
           theme: theme === "dark" ? "dark" : "default",
           maxTextSize: MAX_CHART_TEXT,
           maxEdges: 1_000,
-          flowchart: { htmlLabels: false },
         });
         renders += 1;
         const { svg } = await mermaid.render(`chart-${renders}`, source);
