@@ -135,9 +135,9 @@ test("the payload viewer collapses, cuts long strings and hides secrets until re
 test("the long demo run opens on a window of its flowchart and scrubs", async ({ page }) => {
   await page.goto("/runs/long-audit?at=700");
   await expect(chart(page)).toBeVisible();
-  await expect(page.getByText(/902 nodes: showing nodes 361–480 around the cursor/)).toBeVisible();
+  await expect(page.getByText(/902 nodes: showing nodes 361–450 around the cursor/)).toBeVisible();
   const labels = await nodeLabels(page);
-  expect(labels.length).toBeLessThan(130);
+  expect(labels.length).toBeLessThan(100);
   expect(labels[1]).toBe("… 360 steps …");
   await expect(page.getByTestId("flowchart").locator("g.node.current")).toHaveText("tool: checkAccount");
   await expect(detail(page)).toHaveAttribute("data-seq", "700");
@@ -149,11 +149,11 @@ test("the long demo run opens on a window of its flowchart and scrubs", async ({
   // Far away: the chart redraws around the new cursor once the scrubbing stops.
   await page.keyboard.press("End");
   await expect(detail(page).getByRole("heading", { name: "Run complete" })).toBeVisible();
-  await expect(page.getByText(/showing nodes 783–902 around the cursor/)).toBeVisible();
+  await expect(page.getByText(/showing nodes 813–902 around the cursor/)).toBeVisible();
   await expect(page.getByTestId("flowchart").locator("g.node.current")).toHaveText("step: run:complete");
   await expect(page.getByTestId("records-list").getByRole("button", { name: "1502 value run:complete" })).toBeVisible();
   // A collapsed node opens the steps it hides.
-  await page.getByTestId("flowchart").locator("g.node", { hasText: "… 782 steps …" }).click();
+  await page.getByTestId("flowchart").locator("g.node", { hasText: "… 812 steps …" }).click();
   await expect(page.getByText(/showing nodes 7\d\d–8\d\d around the cursor/)).toBeVisible();
 });
 

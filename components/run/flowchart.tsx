@@ -11,7 +11,7 @@
  * only when the run grows, the theme changes, or the cursor leaves the drawn window (after the
  * scrubbing pauses).
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import {
   chartItems,
   chartNodeId,
@@ -39,7 +39,6 @@ export interface FlowchartProps {
   end: ChartEnd;
   /** The cursor's node (-1: the start node). */
   nodeIndex: number;
-  at: number;
   onStep: (seq: number) => void;
   onOpenRun: (runId: string) => void;
 }
@@ -48,8 +47,18 @@ export interface FlowchartProps {
 const REDRAW_DELAY_MS = 300;
 
 let renders = 0;
+let mermaidModule: Promise<typeof import("mermaid")> | null = null;
+
+/** Mermaid is large: it is fetched once, starting as soon as this module runs in a browser. */
+function loadMermaid() {
+  mermaidModule ??= import("mermaid");
+  return mermaidModule;
+}
+if (typeof window !== "undefined") void loadMermaid();
 // Mermaid keeps global state: one render at a time, page-wide.
 let queue: Promise<unknown> = Promise.resolve();
+
+type Mark = "current" | "past" | "edge-past";
 
 interface Drawn {
   items: ChartItem[];
@@ -80,21 +89,22 @@ function useDrawnWindow(count: number, nodeIndex: number): FlowWindow {
   return whole ? wanted : windowed;
 }
 
-export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun }: FlowchartProps) {
+/** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun }: FlowchartProps) {
   const container = useRef<HTMLDivElement>(null);
   const theme = useTheme();
   const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
   // By value: a new object with the same bounds must not redraw the chart.
   const { start, end: stop } = drawnWindow;
-  const window = useMemo(() => ({ start, end: stop }), [start, stop]);
+  const range = useMemo(() => ({ start, end: stop }), [start, stop]);
   const built = useMemo(() => {
-    const items = chartItems(nodes, window);
+    const items = chartItems(nodes, range);
     try {
       return { items, source: chartSource(items, { end }), error: null };
     } catch (error) {
       return { items, source: null, error: error instanceof Error ? error.message : String(error) };
     }
-  }, [nodes, window, end]);
+  }, [nodes, range, end]);
   const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -107,7 +117,8 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
     queue = queue.then(async () => {
       if (cancelled) return;
       try {
-        const mermaid = (await import("mermaid")).default;
+        const mermaid = (await loadMermaid()).default;
+        const started = performance.now();
         mermaid.initialize({
           startOnLoad: false,
           securityLevel: "strict",
@@ -124,6 +135,8 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
         }
         container.current.innerHTML = svg;
         setDrawn(index(container.current, items));
+        // Visible in the browser's performance panel (and read by bench/ui.ts).
+        performance.measure("backtrack:flowchart", { start: started, end: performance.now(), detail: { nodes: items.length } });
         setFailure(null);
       } catch (error) {
         if (!cancelled) setFailure(error instanceof Error ? error.message : String(error));
@@ -136,42 +149,42 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
     };
   }, [built, theme]);
 
-  // Mark the cursor's node and the path so far on the drawn chart.
-  const marked = useRef<Element[]>([]);
+  // Mark the cursor's node and the path so far on the drawn chart. Only elements whose mark
+  // changes are touched: a step changes two or three, and each class change costs a style pass.
+  const marks = useRef(new Map<Element, Mark>());
   useEffect(() => {
     if (!drawn) return;
-    for (const element of marked.current) {
-      element.classList.remove("current", "past", "edge-past");
-      if (element.getAttribute("data-focus") === "current") {
-        element.removeAttribute("data-focus");
-        element.setAttribute("tabindex", "-1");
-      }
-    }
     const decoration = decorate(drawn.items, nodeIndex);
-    const reached = new Set([...decoration.past, decoration.current]);
-    const next: Element[] = [];
+    const wanted = new Map<Element, Mark>();
     for (const id of decoration.past) {
       const element = drawn.nodes.get(id);
-      if (element) {
-        element.classList.add("past");
-        next.push(element);
-      }
-    }
-    for (const edge of drawn.edges) {
-      if (reached.has(edge.to)) {
-        edge.element.classList.add("edge-past");
-        next.push(edge.element);
-      }
+      if (element) wanted.set(element, "past");
     }
     const current = drawn.nodes.get(decoration.current);
-    if (current) {
-      current.classList.add("current");
-      current.setAttribute("tabindex", "0");
-      current.setAttribute("data-focus", "current");
-      next.push(current);
-      keepInView(container.current, current);
+    if (current) wanted.set(current, "current");
+    const reached = new Set([...decoration.past, decoration.current]);
+    for (const edge of drawn.edges) if (reached.has(edge.to)) wanted.set(edge.element, "edge-past");
+    for (const [element, mark] of marks.current) {
+      if (wanted.get(element) === mark) continue;
+      element.classList.remove(mark);
+      if (mark === "current") element.setAttribute("tabindex", "-1");
     }
-    marked.current = next;
+    for (const [element, mark] of wanted) {
+      if (marks.current.get(element) === mark) continue;
+      element.classList.add(mark);
+      if (mark === "current") element.setAttribute("tabindex", "0");
+    }
+    marks.current = wanted;
+    if (!current) return;
+    // After the frame that shows the new cursor: scrolling needs a layout, which can wait a frame.
+    let idle = 0;
+    const frame = requestAnimationFrame(() => {
+      idle = window.setTimeout(() => keepInView(container.current, current), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(idle);
+    };
   }, [drawn, nodeIndex]);
 
   const act = (target: EventTarget | null) => {
@@ -189,7 +202,7 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
     const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}`;
     const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
-    link.download = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}-step-${at}.svg`;
+    link.download = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}-step-${nodes[nodeIndex]?.seq ?? 0}.svg`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1_000);
   };
@@ -208,8 +221,8 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
       </div>
       {partial ? (
         <p className="notice">
-          {formatCount(nodes.length)} nodes: showing nodes {formatCount(window.start + 1)}–{formatCount(window.end)} around the cursor; the rest are collapsed.
-          {windowHolds(window, nodeIndex) ? "" : " Drawing the steps around the cursor…"}
+          {formatCount(nodes.length)} nodes: showing nodes {formatCount(range.start + 1)}–{formatCount(range.end)} around the cursor; the rest are collapsed.
+          {windowHolds(range, nodeIndex) ? "" : " Drawing the steps around the cursor…"}
         </p>
       ) : null}
       {error ? <p className="error-box">The flowchart could not be drawn: {error}</p> : null}
@@ -226,7 +239,7 @@ export function Flowchart({ runId, nodes, end, nodeIndex, at, onStep, onOpenRun 
       />
     </section>
   );
-}
+});
 
 /** Finds the drawn nodes and edges, and makes the ones that lead somewhere reachable by keyboard. */
 function index(root: HTMLElement, items: readonly ChartItem[]): Drawn {

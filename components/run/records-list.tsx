@@ -12,8 +12,16 @@ export function RecordsList({ entries, at, onAt }: { entries: readonly OutlineEn
   // The virtualizer's functions are not memoisable: the React compiler leaves this component alone.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({ count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // Keeps the cursor's row in view. Rows have a fixed height and the virtualizer tracks the scroll
+  // position and the viewport, so nothing is read from the layout; and a row out of view is brought
+  // to the middle, so that the next steps need no scrolling (writing scrollTop forces a layout).
   useEffect(() => {
-    if (at < entries.length) virtualizer.scrollToIndex(at, { align: "auto" });
+    const element = scroller.current;
+    if (!element || at >= entries.length) return;
+    const top = at * ROW_HEIGHT;
+    const offset = virtualizer.scrollOffset ?? 0;
+    const height = virtualizer.scrollRect?.height ?? 0;
+    if (top < offset || top + ROW_HEIGHT > offset + height) element.scrollTop = Math.max(0, top - height / 2);
   }, [at, entries.length, virtualizer]);
   return (
     <section className="panel" aria-labelledby="records-heading">

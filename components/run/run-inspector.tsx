@@ -9,7 +9,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { throttle, useQueryState } from "nuqs";
+import { debounce, useQueryState } from "nuqs";
 import { useCallback, useEffect, useRef } from "react";
 import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
 import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
@@ -27,8 +27,11 @@ import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
 
+const URL_DELAY_MS = 200;
+
 export interface RunInspectorProps {
-  initial: RunInitial & { at: number; summary: StepSummary };
+  /** summary: the run at `at`, computed by the server when it shipped the outline. */
+  initial: RunInitial & { at: number; summary: StepSummary | null };
   secretKeys: string[];
 }
 
@@ -83,10 +86,13 @@ export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
   const run = data.run ?? initial.run;
   const timeline = data.timeline;
   const lastSeq = Math.max(run.lastSeq, (timeline?.entries.length ?? 0) - 1);
-  const [rawAt, setRawAt] = useQueryState("at", runParams.at.withOptions({ history: "replace", limitUrlUpdates: throttle(50) }));
+  // The cursor moves at once; the URL follows when the scrubbing pauses (writing it costs a few ms a step).
+  const [rawAt, setRawAt] = useQueryState("at", runParams.at.withOptions({ history: "replace", limitUrlUpdates: debounce(URL_DELAY_MS) }));
   const at = clampStep(rawAt, lastSeq);
   const { playing, setPlaying, speed, setSpeed } = usePlaybackState();
   const onAt = useCallback((next: number) => void setRawAt(Math.max(0, Math.trunc(next))), [setRawAt]);
+
+  const openRun = useCallback((child: string) => router.push(runHref(child)), [router]);
 
   usePlayback(playing, speed, at, lastSeq, onAt, setPlaying);
   useTimelineKeys({ last: lastSeq, at, onAt, playing, onPlaying: setPlaying });
@@ -105,7 +111,7 @@ export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
     if (page > 0) prefetchPage(client, runId, page - 1, lastSeq);
   }, [client, runId, at, lastSeq]);
 
-  const summary = timeline ? summaryAt(timeline, at, run) : at === initial.summary.at ? initial.summary : undefined;
+  const summary = timeline ? summaryAt(timeline, at, run) : initial.summary && at === initial.summary.at ? initial.summary : undefined;
   const { record, loading, error } = useRecord(runId, at, lastSeq);
   const entry = timeline?.entries[at] ?? summary?.entry;
 
@@ -137,9 +143,8 @@ export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
             nodes={timeline.nodes}
             end={chartEnd(run.status)}
             nodeIndex={summary?.nodeIndex ?? -1}
-            at={at}
             onStep={onAt}
-            onOpenRun={(child) => router.push(runHref(child))}
+            onOpenRun={openRun}
           />
         ) : (
           <section className="panel">

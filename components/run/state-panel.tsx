@@ -7,7 +7,7 @@
  * 100,000-record run costs what is on screen.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, type ReactNode } from "react";
+import { memo, useCallback, useRef, type ReactNode } from "react";
 import { excerpt } from "@/lib/inspect/outline";
 import { redactValue } from "@/lib/inspect/redact";
 import { conversationItems, countThrough, toolResultOf, type StepSummary, type Timeline } from "@/lib/inspect/timeline";
@@ -15,7 +15,7 @@ import { formatCount } from "@/lib/inspect/view";
 import { useSecretKeys } from "../payload-viewer";
 import { useRecord } from "./use-run-data";
 
-const TEXT = 280;
+const TEXT = 160;
 
 /** A one-line excerpt of a value, secrets hidden (an excerpt has no "Reveal"). */
 function brief(value: unknown, isSecret: (key: string) => boolean): string {
@@ -31,7 +31,7 @@ function StepButton({ seq, onAt }: { seq: number; onAt: (at: number) => void }) 
   );
 }
 
-function ConversationRow({ runId, seq, lastSeq, latest, onAt }: { runId: string; seq: number; lastSeq: number; latest: boolean; onAt: (at: number) => void }) {
+const ConversationRow = memo(function ConversationRow({ runId, seq, lastSeq, latest, onAt }: { runId: string; seq: number; lastSeq: number; latest: boolean; onAt: (at: number) => void }) {
   const { record } = useRecord(runId, seq, lastSeq);
   const isSecret = useSecretKeys();
   const items = record ? conversationItems(record) : [];
@@ -46,7 +46,7 @@ function ConversationRow({ runId, seq, lastSeq, latest, onAt }: { runId: string;
               {item.toolName} {item.isError ? "failed" : "→"} <span className="mono">{brief(item.result, isSecret)}</span>
             </div>
           ) : (
-            <div style={{ whiteSpace: "pre-wrap" }}>{excerpt(item.text, TEXT) || (item.role === "assistant" ? "" : "—")}</div>
+            <div>{excerpt(item.text, TEXT) || (item.role === "assistant" ? "" : "—")}</div>
           )}
           {item.role === "assistant"
             ? item.toolCalls.map((call, k) => (
@@ -59,9 +59,9 @@ function ConversationRow({ runId, seq, lastSeq, latest, onAt }: { runId: string;
       ))}
     </div>
   );
-}
+});
 
-function ToolResultRow({ runId, seq, lastSeq, onAt }: { runId: string; seq: number; lastSeq: number; onAt: (at: number) => void }) {
+const ToolResultRow = memo(function ToolResultRow({ runId, seq, lastSeq, onAt }: { runId: string; seq: number; lastSeq: number; onAt: (at: number) => void }) {
   const { record } = useRecord(runId, seq, lastSeq);
   const isSecret = useSecretKeys();
   if (!record) return <div className="conversation-item muted">Loading step {seq}…</div>;
@@ -72,16 +72,22 @@ function ToolResultRow({ runId, seq, lastSeq, onAt }: { runId: string; seq: numb
       {result.isError ? " failed" : ""} <span className="mono">{brief(result.result, isSecret)}</span>
     </div>
   );
-}
+});
 
-/** A list of steps (the first `count` of `steps`), virtualised, kept scrolled to its newest row. */
+/** Rows have one fixed height (their text is cut; the detail panel shows a step whole), so a list of
+ * thousands of steps costs the same per step as a short one: nothing is measured. */
+const ROW_HEIGHT = 72;
+
+/**
+ * A list of steps (the first `count` of `steps`), virtualised, newest first: a step adds its row at
+ * the top, where the list already is, so stepping never scrolls it (a scroll write forces a layout).
+ */
 function StepList({ steps, count, label, row }: { steps: readonly number[]; count: number; label: string; row: (seq: number, index: number) => ReactNode }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // Rows keyed by their step, so a step mounts one new row and the others only move.
+  const key = useCallback((index: number) => steps[count - 1 - index] ?? -index - 1, [steps, count]);
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => 56, overscan: 6 });
-  useEffect(() => {
-    if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [count, virtualizer]);
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 4, getItemKey: key });
   if (count === 0) return <p className="muted">None yet.</p>;
   return (
     <div ref={scroller} className="scroll-list" role="list" aria-label={label}>
@@ -90,11 +96,10 @@ function StepList({ steps, count, label, row }: { steps: readonly number[]; coun
           <div
             key={item.key}
             role="listitem"
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
+            className="step-row"
+            style={{ position: "absolute", top: 0, left: 0, width: "100%", height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
           >
-            {row(steps[item.index]!, item.index)}
+            {row(steps[count - 1 - item.index]!, count - 1 - item.index)}
           </div>
         ))}
       </div>
@@ -128,14 +133,14 @@ export function StatePanel({ runId, timeline, summary, lastSeq, onAt }: { runId:
           Paused ({summary.pause.reason}): {summary.pause.message}
         </p>
       ) : null}
-      <h3>Conversation so far ({formatCount(conversation)})</h3>
+      <h3>Conversation so far ({formatCount(conversation)}, newest first)</h3>
       <StepList
         steps={timeline.conversationSteps}
         count={conversation}
         label="Conversation so far"
         row={(seq, index) => <ConversationRow runId={runId} seq={seq} lastSeq={lastSeq} latest={index === conversation - 1} onAt={onAt} />}
       />
-      <h3>Tool results so far ({formatCount(results)})</h3>
+      <h3>Tool results so far ({formatCount(results)}, newest first)</h3>
       <StepList steps={timeline.toolResultSteps} count={results} label="Tool results so far" row={(seq) => <ToolResultRow runId={runId} seq={seq} lastSeq={lastSeq} onAt={onAt} />} />
     </section>
   );

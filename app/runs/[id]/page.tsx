@@ -32,14 +32,16 @@ export default async function RunPage({ params, searchParams }: PageProps) {
   if (problem) return <DatabaseProblemView problem={problem} />;
   const run = await store.run(runId);
   if (!run) notFound();
-  const entries = (await runOutline(runId, run)) ?? [];
   const step = clampStep(at, run.lastSeq);
-  const summary = summaryAt(timelineOf(entries), step, run);
   const pageIndex = Math.floor(step / RECORD_PAGE);
+  // A small run ships its outline with the page. A large one does not wait for it: the first content
+  // is the record at the cursor, and the browser asks for the outline next. (Reading it here in the
+  // background would queue this page's own query behind it: an embedded database runs one at a time.)
+  const entries = run.recordCount <= INLINE_OUTLINE ? ((await runOutline(runId, run)) ?? []) : null;
   const records = await store.history(runId, { from: pageIndex * RECORD_PAGE, limit: RECORD_PAGE });
   return (
     <RunInspector
-      initial={{ run, entries: entries.length <= INLINE_OUTLINE ? entries : null, page: { index: pageIndex, records }, at: step, summary }}
+      initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
     />
   );
