@@ -3,10 +3,11 @@
  * object per benchmark on stdout. Progress goes to stderr.
  */
 import { journalBenchmarks } from "./journal";
+import { runsListBenchmarks } from "./runs-list";
 import { uiBenchmarks } from "./ui";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...uiBenchmarks];
+const ALL: Benchmark[] = [...journalBenchmarks, ...runsListBenchmarks, ...uiBenchmarks];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

@@ -58,6 +58,19 @@ describe.each(kinds)("runs search index: $name", (kind) => {
     await store.client.exec("RESET enable_seqscan");
   });
 
+  it("pages the runs list in index order: first page, keyset page, status and agent filters never sort", async () => {
+    await store.client.exec("SET enable_seqscan = off");
+    const first = await store.runs({ limit: 5 });
+    for (const query of [{}, { cursor: first.nextCursor ?? undefined }, { status: "running" as const }, { agent: "agent-3" }]) {
+      const statement = store.runsQuery(query, 51).toSQL();
+      const plan = await store.client.query<Record<string, string>>(`EXPLAIN ${statement.sql}`, statement.params);
+      const text = plan.map((row) => Object.values(row)[0]).join("\n");
+      expect(text, JSON.stringify(query)).toMatch(/Index Scan using runs_(started|status_started|agent_started)_idx/);
+      expect(text, JSON.stringify(query)).not.toMatch(/Sort/);
+    }
+    await store.client.exec("RESET enable_seqscan");
+  });
+
   it("finds runs by part of the id or of the input text, case-insensitively, and pages by keyset", async () => {
     const byId = await store.runs({ search: "RUN-123", limit: 5 });
     expect(byId.runs.map((run) => run.runId)).toEqual(["run-123", "run-1230", "run-1231", "run-1232", "run-1233"]);

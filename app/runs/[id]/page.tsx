@@ -18,15 +18,24 @@ interface PageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
+/** Page params arrive URL-encoded (route handlers' arrive decoded); a malformed escape is taken as is. */
+function runIdOf(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
 export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: `${decodeURIComponent(id)} · Backtrack` };
+  return { title: `${runIdOf(id)} · Backtrack` };
 }
 
 export default async function RunPage({ params, searchParams }: PageProps) {
   await connection();
   const { id } = await params;
-  const runId = decodeURIComponent(id);
+  const runId = runIdOf(id);
   const { at } = await loadRunParams(searchParams);
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
