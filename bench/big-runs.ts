@@ -53,7 +53,7 @@ const BATCH = 2_000;
 const INSERT_RECORDS = `
 INSERT INTO records (run_id, seq, name, kind, payload, created_at)
 SELECT run_id, seq, name, kind, payload, now() - (($2::int - seq) * interval '10 milliseconds')
-FROM json_to_recordset($1::json) AS r(run_id text, seq int, name text, kind text, payload json)`;
+FROM json_to_recordset($1::text::json) AS r(run_id text, seq int, name text, kind text, payload json)`;
 
 /** Writes a run of `count` records in bulk (see the file comment) and returns its id. */
 export async function writeBigRun(store: PostgresStore, runId: string, count: number): Promise<string> {

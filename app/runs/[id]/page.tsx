@@ -50,6 +50,7 @@ export default async function RunPage({ params, searchParams }: PageProps) {
   const records = await store.history(runId, { from: pageIndex * RECORD_PAGE, limit: RECORD_PAGE });
   return (
     <RunInspector
+      key={runId}
       initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
     />
