@@ -10,6 +10,8 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3100);
 process.env.BACKTRACK_E2E_DB ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
 export const E2E_DATABASE = `pglite:${process.env.BACKTRACK_E2E_DB}`;
+/** A second server whose database is unreachable (the error page's test). */
+export const UNREACHABLE_PORT = Number(process.env.E2E_UNREACHABLE_PORT ?? port + 1000);
 
 export default defineConfig({
   testDir: "e2e",
@@ -27,13 +29,25 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  webServer: {
-    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      // Port 1 on loopback refuses connections: the inspector must say what to check.
+      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${UNREACHABLE_PORT}`,
+      url: `http://127.0.0.1:${UNREACHABLE_PORT}/runs`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: { DATABASE_URL: "postgres://postgres@127.0.0.1:1/backtrack_unreachable", NEXT_TELEMETRY_DISABLED: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

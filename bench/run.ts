@@ -6,9 +6,11 @@ import { journalBenchmarks } from "./journal";
 import { sessionBenchmarks } from "./sessions";
 import { recoveryBenchmarks } from "./recovery";
 import { regressionBenchmarks } from "./regression";
+import { runsListBenchmarks } from "./runs-list";
+import { uiBenchmarks } from "./ui";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks];
+const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks, ...runsListBenchmarks, ...uiBenchmarks];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

@@ -25,12 +25,16 @@ export { fromAiSdk, ModelCallError } from "./agent/ai-sdk";
 export { projectEvents, replayEvents } from "./inspect/events";
 export { buildFlow, type FlowNode, type FlowNodeKind } from "./inspect/flow";
 export { flowToMermaid, renderMermaid, escapeLabel } from "./inspect/mermaid";
+export { outline, outlineEntry, type OutlineEntry } from "./inspect/outline";
+export { timelineOf, extendTimeline, summaryAt, stateAt, conversationItems, type Timeline, type StepSummary, type StepState, type ConversationItem } from "./inspect/timeline";
+export { flowWindow, chartItems, chartSource, decoratedSource, type ChartItem, type FlowWindow } from "./inspect/chart";
 
 export { openStore, PostgresStore, openDatabase, resolveDatabase, type StoreOptions } from "./store/index";
 
 export { scriptedModel, type Script, type ScriptedReply } from "./demo/scripted";
 export { demoModel } from "./demo/models";
 export { writeDemo, demoRuns } from "./demo/seed";
+export { runLiveDemo, liveAgent } from "./demo/live";
 export { demoRegistry } from "./demo/registry";
 export { Registry, UnknownNameError, type AgentEntry, type ModelEntry } from "./agent/registry";
 

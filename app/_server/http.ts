@@ -1,7 +1,8 @@
 /** JSON responses and errors for route handlers: `{ error: { code, message } }` with the right status. */
 import "server-only";
 import { NextResponse } from "next/server";
-import { isBacktrackError } from "@/lib/journal/errors";
+import type { z } from "zod";
+import { BadInputError, isBacktrackError } from "@/lib/journal/errors";
 
 const STATUS: Record<string, number> = {
   not_found: 404,
@@ -27,4 +28,11 @@ export function errorResponse(error: unknown): NextResponse {
 
 export function notFound(message: string): NextResponse {
   return json({ error: { code: "not_found", message } }, 404);
+}
+
+/** The request's query string parsed by `schema`, or a BadInputError naming each problem. */
+export function parseQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
+  const parsed = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw new BadInputError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  return parsed.data;
 }

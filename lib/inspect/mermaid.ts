@@ -16,7 +16,7 @@ export function escapeLabel(text: string): string {
 }
 
 /** The label prefixes the mapping writes ("tool: ", "step: ") are kept readable; only the data is escaped. */
-function label(node: FlowNode): string {
+export function nodeLabel(node: Pick<FlowNode, "label">): string {
   const prefix = /^(tool|step|unknown): /.exec(node.label)?.[0] ?? "";
   return `${prefix}${escapeLabel(node.label.slice(prefix.length))}`;
 }
@@ -25,7 +25,7 @@ export function flowToMermaid(nodes: readonly FlowNode[]): string {
   const lines = ["flowchart TD", "  start([user])"];
   let previous = "start";
   for (const node of nodes) {
-    lines.push(`  ${node.id}["${label(node)}"]`);
+    lines.push(`  ${node.id}["${nodeLabel(node)}"]`);
     lines.push(`  ${previous} --> ${node.id}`);
     previous = node.id;
   }

@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { DatabaseLockedError } from "../journal/errors";
 import { processAlive, publishLock, readLock, releaseLock, removeStaleLock, tryCreateLock, type OwnerInfo } from "./embedded-lock";
 import { startOwnerServer } from "./embedded-owner";
@@ -95,7 +96,8 @@ async function becomeOwner(folder: string, lock: OwnerInfo): Promise<SqlClient> 
 }
 
 async function openOwned(folder: string, lock: OwnerInfo): Promise<PGliteClient> {
-  const db = new PGlite(join(folder, "pgdata"));
+  // pg_trgm backs the indexed search of the runs list (drizzle/0001_inspector_search.sql).
+  const db = new PGlite(join(folder, "pgdata"), { extensions: { pg_trgm } });
   await db.waitReady;
   await migrateEmbedded(db);
   const server = await startOwnerServer(db, lock.token);

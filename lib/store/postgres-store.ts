@@ -6,7 +6,7 @@
  * - the first writer of a name wins: a racing writer inserts nothing and reads the winner's record;
  * - seq is dense per run: it is allocated from the run's summary row under its row lock.
  */
-import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { JournalBase, type JournalOptions } from "../journal/base";
 import { decodeCursor, encodeCursor, pageSize } from "../journal/cursor";
 import { summaryDelta } from "../journal/summary";
@@ -188,6 +188,14 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
 
   async runs(query: RunQuery = {}): Promise<RunPage> {
     const limit = pageSize(query.limit);
+    const rows = await this.runsQuery(query, limit + 1);
+    const page = rows.slice(0, limit).map(toSummary);
+    const last = page.at(-1);
+    return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  /** The runs list's statement (exposed so that tests can check its plan). */
+  runsQuery(query: RunQuery, limit: number) {
     const conditions: SQL[] = [];
     if (query.status) conditions.push(eq(runs.status, query.status));
     if (query.agent) conditions.push(eq(runs.agent, query.agent));
@@ -202,15 +210,14 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
       const after = decodeCursor(query.cursor);
       conditions.push(sql`(${runs.startedAt}, ${runs.runId}) < (${after.startedAt}::timestamptz, ${after.runId}::text)`);
     }
-    const rows = await this.db
+    // "DESC NULLS LAST", as the indexes are built (drizzle's .desc()): a plain DESC means NULLS FIRST,
+    // which no index matches, and the list then sorts every run (both columns are NOT NULL anyway).
+    return this.db
       .select()
       .from(runs)
       .where(and(...conditions))
-      .orderBy(desc(runs.startedAt), desc(runs.runId))
-      .limit(limit + 1);
-    const page = rows.slice(0, limit).map(toSummary);
-    const last = page.at(-1);
-    return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      .orderBy(sql`${runs.startedAt} DESC NULLS LAST`, sql`${runs.runId} DESC NULLS LAST`)
+      .limit(limit);
   }
 
   protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {

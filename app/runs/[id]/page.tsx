@@ -1,25 +1,58 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { getStore } from "@/app/_server/store";
-import { MermaidChart } from "@/components/mermaid-chart";
-import { buildFlow } from "@/lib/inspect/flow";
-import { flowToMermaid } from "@/lib/inspect/mermaid";
+import { runOutline } from "@/app/_server/outlines";
+import { pageStore } from "@/app/_server/page-store";
+import { DatabaseProblemView } from "@/components/database-problem";
+import { RunInspector } from "@/components/run/run-inspector";
+import { RECORD_PAGE } from "@/components/page-sizes";
+import { loadRunParams } from "@/components/search-params";
+import { parseSecretKeys } from "@/lib/inspect/redact";
+import { clampStep, summaryAt, timelineOf } from "@/lib/inspect/timeline";
 
-export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+/** Runs up to this many records ship their outline with the page; larger ones fetch it after. */
+const INLINE_OUTLINE = 2_000;
+
+interface PageProps {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** Page params arrive URL-encoded (route handlers' arrive decoded); a malformed escape is taken as is. */
+function runIdOf(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `${runIdOf(id)} · Backtrack` };
+}
+
+export default async function RunPage({ params, searchParams }: PageProps) {
   await connection();
   const { id } = await params;
-  const runId = decodeURIComponent(id);
-  const store = await getStore();
+  const runId = runIdOf(id);
+  const { at } = await loadRunParams(searchParams);
+  const { store, problem } = await pageStore();
+  if (problem) return <DatabaseProblemView problem={problem} />;
   const run = await store.run(runId);
   if (!run) notFound();
-  const source = flowToMermaid(buildFlow(await store.history(runId)));
+  const step = clampStep(at, run.lastSeq);
+  const pageIndex = Math.floor(step / RECORD_PAGE);
+  // A small run ships its outline with the page. A large one does not wait for it: the first content
+  // is the record at the cursor, and the browser asks for the outline next. (Reading it here in the
+  // background would queue this page's own query behind it: an embedded database runs one at a time.)
+  const entries = run.recordCount <= INLINE_OUTLINE ? ((await runOutline(runId, run)) ?? []) : null;
+  const records = await store.history(runId, { from: pageIndex * RECORD_PAGE, limit: RECORD_PAGE });
   return (
-    <>
-      <h1 className="mono">{run.runId}</h1>
-      <p className="muted">
-        {run.agent} · <span className={`status-${run.status}`}>{run.status}</span> · {run.recordCount} records · {run.modelTurns} model turns
-      </p>
-      <MermaidChart source={source} label={`Flowchart of run ${run.runId}`} />
-    </>
+    <RunInspector
+      key={runId}
+      initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
+      secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
+    />
   );
 }

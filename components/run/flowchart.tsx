@@ -1,0 +1,286 @@
+"use client";
+
+/**
+ * The run's flowchart, drawn by Mermaid in the browser (securityLevel "strict"; labels escaped by
+ * lib/inspect). The text comes from lib/inspect/chart.ts: the whole flow for a small run, a
+ * window of whole blocks around the cursor for a large one.
+ *
+ * Moving the cursor never redraws: Mermaid blocks the page for 4-10 ms a node, so the cursor's
+ * node and the path so far are marked by toggling classes on the drawn SVG (the classes are
+ * classDefs in the text, so their styles travel with a downloaded SVG). The chart is redrawn
+ * only when the run grows, the theme changes, or the cursor leaves the drawn window (after the
+ * scrubbing pauses).
+ */
+import { memo, useEffect, useMemo, useRef, useState } from "react";
+import {
+  chartItems,
+  chartNodeId,
+  chartSource,
+  chartTarget,
+  decorate,
+  decoratedSource,
+  edgeEnds,
+  flowWindow,
+  MAX_CHART_TEXT,
+  windowHolds,
+  WINDOW_DEFAULTS,
+  type ChartEnd,
+  type ChartItem,
+  type FlowWindow,
+} from "@/lib/inspect/chart";
+import type { FlowNode } from "@/lib/inspect/flow";
+import { formatCount } from "@/lib/inspect/view";
+import { CopyButton } from "../copy-button";
+import { onThemeChange, resolvedTheme } from "../theme";
+
+export interface FlowchartProps {
+  runId: string;
+  nodes: readonly FlowNode[];
+  end: ChartEnd;
+  /** The cursor's node (-1: the start node). */
+  nodeIndex: number;
+  onStep: (seq: number) => void;
+  onOpenRun: (runId: string) => void;
+}
+
+/** Waits this long after the cursor leaves the drawn window before redrawing (scrubbing goes on). */
+const REDRAW_DELAY_MS = 300;
+
+let renders = 0;
+let mermaidModule: Promise<typeof import("mermaid")> | null = null;
+
+/** Mermaid is large: it is fetched once, starting as soon as this module runs in a browser. */
+function loadMermaid() {
+  mermaidModule ??= import("mermaid");
+  return mermaidModule;
+}
+if (typeof window !== "undefined") void loadMermaid();
+// Mermaid keeps global state: one render at a time, page-wide.
+let queue: Promise<unknown> = Promise.resolve();
+
+type Mark = "current" | "past" | "edge-past";
+
+interface Drawn {
+  items: ChartItem[];
+  nodes: Map<string, SVGGElement>;
+  edges: Array<{ element: SVGElement; to: string }>;
+}
+
+function useTheme(): "light" | "dark" {
+  const [theme, setTheme] = useState<"light" | "dark">("light");
+  useEffect(() => {
+    const update = () => setTheme(resolvedTheme());
+    update();
+    return onThemeChange(update);
+  }, []);
+  return theme;
+}
+
+function useDrawnWindow(count: number, nodeIndex: number): FlowWindow {
+  const wanted = flowWindow(count, nodeIndex);
+  const whole = count <= WINDOW_DEFAULTS.fullLimit;
+  const [windowed, setWindowed] = useState<FlowWindow>(wanted);
+  const holds = windowHolds(windowed, nodeIndex) && windowed.end <= count;
+  useEffect(() => {
+    if (whole || holds) return;
+    const timer = setTimeout(() => setWindowed(flowWindow(count, nodeIndex)), REDRAW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [whole, holds, count, nodeIndex]);
+  return whole ? wanted : windowed;
+}
+
+/** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun }: FlowchartProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const theme = useTheme();
+  const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
+  // By value: a new object with the same bounds must not redraw the chart.
+  const { start, end: stop } = drawnWindow;
+  const range = useMemo(() => ({ start, end: stop }), [start, stop]);
+  const built = useMemo(() => {
+    const items = chartItems(nodes, range);
+    try {
+      return { items, source: chartSource(items, { end }), error: null };
+    } catch (error) {
+      return { items, source: null, error: error instanceof Error ? error.message : String(error) };
+    }
+  }, [nodes, range, end]);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    const { source, items } = built;
+    if (!source) return;
+    let cancelled = false;
+    // Tests and benchmarks wait on this attribute; it is not React state, to avoid a render per draw.
+    container.current?.setAttribute("data-drawing", "true");
+    queue = queue.then(async () => {
+      if (cancelled) return;
+      try {
+        const mermaid = (await loadMermaid()).default;
+        const started = performance.now();
+        mermaid.initialize({
+          startOnLoad: false,
+          securityLevel: "strict",
+          theme: theme === "dark" ? "dark" : "default",
+          maxTextSize: MAX_CHART_TEXT,
+          maxEdges: 1_000,
+        });
+        renders += 1;
+        const { svg } = await mermaid.render(`chart-${renders}`, source);
+        if (cancelled || !container.current) return;
+        // Over its limits Mermaid draws an error chart instead of failing: never show one as the run.
+        if (svg.includes('aria-roledescription="error"') || /Syntax error in text|Maximum text size/.test(svg)) {
+          throw new Error("Mermaid could not draw this chart");
+        }
+        container.current.innerHTML = svg;
+        setDrawn(index(container.current, items));
+        // Visible in the browser's performance panel (and read by bench/ui.ts).
+        performance.measure("backtrack:flowchart", { start: started, end: performance.now(), detail: { nodes: items.length } });
+        setFailure(null);
+      } catch (error) {
+        if (!cancelled) setFailure(error instanceof Error ? error.message : String(error));
+      } finally {
+        if (!cancelled) container.current?.setAttribute("data-drawing", "false");
+      }
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [built, theme]);
+
+  // Mark the cursor's node and the path so far on the drawn chart. Only elements whose mark
+  // changes are touched: a step changes two or three, and each class change costs a style pass.
+  const marks = useRef(new Map<Element, Mark>());
+  useEffect(() => {
+    if (!drawn) return;
+    const decoration = decorate(drawn.items, nodeIndex);
+    const wanted = new Map<Element, Mark>();
+    for (const id of decoration.past) {
+      const element = drawn.nodes.get(id);
+      if (element) wanted.set(element, "past");
+    }
+    const current = drawn.nodes.get(decoration.current);
+    if (current) wanted.set(current, "current");
+    const reached = new Set([...decoration.past, decoration.current]);
+    for (const edge of drawn.edges) if (reached.has(edge.to)) wanted.set(edge.element, "edge-past");
+    for (const [element, mark] of marks.current) {
+      if (wanted.get(element) === mark) continue;
+      element.classList.remove(mark);
+      if (mark === "current") element.setAttribute("tabindex", "-1");
+    }
+    for (const [element, mark] of wanted) {
+      if (marks.current.get(element) === mark) continue;
+      element.classList.add(mark);
+      if (mark === "current") element.setAttribute("tabindex", "0");
+    }
+    marks.current = wanted;
+    if (!current) return;
+    // After the frame that shows the new cursor: scrolling needs a layout, which can wait a frame.
+    let idle = 0;
+    const frame = requestAnimationFrame(() => {
+      idle = window.setTimeout(() => keepInView(container.current, current), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(idle);
+    };
+  }, [drawn, nodeIndex]);
+
+  const act = (target: EventTarget | null) => {
+    const element = target instanceof Element ? target.closest("g.node") : null;
+    const id = element ? chartNodeId(element.id) : undefined;
+    const action = id ? chartTarget(id, nodes) : undefined;
+    if (action?.type === "step") onStep(action.seq);
+    else if (action?.type === "run") onOpenRun(action.runId);
+    return action !== undefined;
+  };
+
+  const download = () => {
+    const svg = container.current?.querySelector("svg");
+    if (!svg) return;
+    const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}`;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+    link.download = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}-step-${nodes[nodeIndex]?.seq ?? 0}.svg`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1_000);
+  };
+
+  const error = built.error ?? failure;
+  const partial = nodes.length > WINDOW_DEFAULTS.fullLimit;
+  return (
+    <section className="panel chart-panel" aria-labelledby="flowchart-heading">
+      <div className="toolbar">
+        <h2 id="flowchart-heading">Flowchart</h2>
+        <span className="top-spacer" />
+        <CopyButton label="Copy Mermaid source" text={() => decoratedSource(built.items, nodeIndex, { end })} disabled={!built.source} />
+        <button type="button" onClick={download} disabled={!drawn}>
+          Download SVG
+        </button>
+      </div>
+      {partial ? (
+        <p className="notice">
+          {formatCount(nodes.length)} nodes: showing nodes {formatCount(range.start + 1)}–{formatCount(range.end)} around the cursor; the rest are collapsed.
+          {windowHolds(range, nodeIndex) ? "" : " Drawing the steps around the cursor…"}
+        </p>
+      ) : null}
+      {error ? <p className="error-box">The flowchart could not be drawn: {error}</p> : null}
+      <div
+        ref={container}
+        className="chart"
+        data-testid="flowchart"
+        role="figure"
+        aria-label={`Flowchart of run ${runId}`}
+        onClick={(event) => act(event.target)}
+        onKeyDown={(event) => {
+          if ((event.key === "Enter" || event.key === " ") && act(event.target)) event.preventDefault();
+        }}
+      />
+    </section>
+  );
+});
+
+/** Finds the drawn nodes and edges, and makes the ones that lead somewhere reachable by keyboard. */
+function index(root: HTMLElement, items: readonly ChartItem[]): Drawn {
+  const nodes = new Map<string, SVGGElement>();
+  const labels = new Map<string, string>();
+  for (const item of items) {
+    if (item.type === "gap") {
+      labels.set(item.id, `Show the ${formatCount(item.count)} collapsed steps`);
+      continue;
+    }
+    labels.set(`n${item.index}`, `Go to step ${item.node.seq}: ${item.node.label}`);
+    item.node.childRunIds.forEach((runId, k) => labels.set(`c${item.index}k${k}`, `Open sub-agent run ${runId}`));
+  }
+  labels.set("start", "Go to the start of the run");
+  for (const element of root.querySelectorAll<SVGGElement>("g.node")) {
+    const id = chartNodeId(element.id);
+    if (!id) continue;
+    nodes.set(id, element);
+    if (id !== "done") element.classList.add("clickable");
+    const label = labels.get(id);
+    if (!label) continue;
+    element.setAttribute("role", id.startsWith("c") ? "link" : "button");
+    element.setAttribute("aria-label", label);
+    // Step nodes are reached through the timeline (and the current one by Tab); gaps and sub-agent runs by Tab.
+    element.setAttribute("tabindex", id.startsWith("gap") || id.startsWith("c") ? "0" : "-1");
+  }
+  const edges: Drawn["edges"] = [];
+  for (const element of root.querySelectorAll<SVGElement>("[data-id^='L_']")) {
+    const ends = edgeEnds(element.getAttribute("data-id") ?? "");
+    if (ends) edges.push({ element, to: ends.to });
+  }
+  return { items: [...items], nodes, edges };
+}
+
+/** Scrolls the chart (only the chart, not the page) so that `element` is visible. */
+function keepInView(scroller: HTMLElement | null, element: Element) {
+  if (!scroller) return;
+  const box = element.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  if (box.top < view.top) scroller.scrollTop -= view.top - box.top + 24;
+  else if (box.bottom > view.bottom) scroller.scrollTop += box.bottom - view.bottom + 24;
+  if (box.left < view.left) scroller.scrollLeft -= view.left - box.left + 24;
+  else if (box.right > view.right) scroller.scrollLeft += box.right - view.right + 24;
+}

@@ -1,0 +1,162 @@
+"use client";
+
+/**
+ * The inspector of one run: header, timeline controls, records, flowchart, the record at the
+ * cursor and the state as of it. The cursor is `?at=N` in the URL (nuqs), so a reload or a
+ * shared link shows the same view. Data comes from use-run-data.ts; every view is a projection
+ * from lib/inspect.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { debounce, useQueryState } from "nuqs";
+import { useCallback, useEffect, useRef } from "react";
+import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
+import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
+import type { RunSummary } from "@/lib/journal/types";
+import { CopyButton } from "../copy-button";
+import { runHref } from "../links";
+import { SecretKeysProvider } from "../payload-viewer";
+import { runParams } from "../search-params";
+import type { LiveState } from "../use-live";
+import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from "../timeline-controls";
+import { Flowchart } from "./flowchart";
+import { RecordDetail } from "./record-detail";
+import { RecordsList } from "./records-list";
+import { StatePanel } from "./state-panel";
+import { RECORD_PAGE } from "../page-sizes";
+import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
+
+const URL_DELAY_MS = 200;
+
+export interface RunInspectorProps {
+  /** summary: the run at `at`, computed by the server when it shipped the outline. */
+  initial: RunInitial & { at: number; summary: StepSummary | null };
+  secretKeys: string[];
+}
+
+function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: number }) {
+  return (
+    <>
+      <div className="run-header">
+        <h1 className="mono">{run.runId}</h1>
+        <span className={`status status-${run.status}`} title={run.pause?.message ?? run.error ?? undefined}>
+          {statusText(run)}
+        </span>
+        <span className="notice" role="status">
+          {run.status === "running" || run.status === "paused" ? (live === "live" ? "live" : `${live}…`) : ""}
+        </span>
+        <span className="top-spacer" />
+        <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
+      </div>
+      <ul className="run-facts">
+        <li>
+          agent <strong>{run.agent ?? "—"}</strong>
+        </li>
+        {run.parentRunId ? (
+          <li>
+            sub-agent of <Link href={runHref(run.parentRunId)}>{run.parentRunId}</Link>
+          </li>
+        ) : null}
+        <li>
+          <strong>{formatCount(run.recordCount)}</strong> records
+        </li>
+        <li>
+          <strong>{formatCount(run.modelTurns)}</strong> model turns
+        </li>
+        <li>
+          <strong>{formatCount(run.inputTokens + run.outputTokens)}</strong> tokens
+        </li>
+        <li>started {formatTime(run.startedAt)}</li>
+        <li>
+          {run.completedAt ? "took" : "for"} {formatDuration(runDurationMs(run))}
+        </li>
+      </ul>
+      {run.pause ? <p className="status-paused">Waiting: {run.pause.message}</p> : null}
+      {run.error ? <p className="status-failed">Failed: {run.error}</p> : null}
+    </>
+  );
+}
+
+export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
+  const runId = initial.run.runId;
+  const router = useRouter();
+  const client = useQueryClient();
+  const data = useRunData(runId, initial);
+  const run = data.run ?? initial.run;
+  const timeline = data.timeline;
+  const lastSeq = Math.max(run.lastSeq, (timeline?.entries.length ?? 0) - 1);
+  // The cursor moves at once; the URL follows when the scrubbing pauses (writing it costs a few ms a step).
+  const [rawAt, setRawAt] = useQueryState("at", runParams.at.withOptions({ history: "replace", limitUrlUpdates: debounce(URL_DELAY_MS) }));
+  const at = clampStep(rawAt, lastSeq);
+  const { playing, setPlaying, speed, setSpeed } = usePlaybackState();
+  const onAt = useCallback((next: number) => void setRawAt(Math.max(0, Math.trunc(next))), [setRawAt]);
+
+  const openRun = useCallback((child: string) => router.push(runHref(child)), [router]);
+
+  usePlayback(playing, speed, at, lastSeq, onAt, setPlaying);
+  useTimelineKeys({ last: lastSeq, at, onAt, playing, onPlaying: setPlaying });
+
+  // Following a live run: a cursor on the last step stays on the last step as the run grows.
+  const previousLast = useRef(lastSeq);
+  useEffect(() => {
+    if (lastSeq > previousLast.current && at === previousLast.current && !playing) onAt(lastSeq);
+    previousLast.current = lastSeq;
+  }, [lastSeq, at, playing, onAt]);
+
+  // The records next to the cursor's page, so that stepping over a page boundary waits for nothing.
+  useEffect(() => {
+    const page = Math.floor(at / RECORD_PAGE);
+    prefetchPage(client, runId, page + 1, lastSeq);
+    if (page > 0) prefetchPage(client, runId, page - 1, lastSeq);
+  }, [client, runId, at, lastSeq]);
+
+  const summary = timeline ? summaryAt(timeline, at, run) : initial.summary && at === initial.summary.at ? initial.summary : undefined;
+  const { record, loading, error } = useRecord(runId, at, lastSeq);
+  const entry = timeline?.entries[at] ?? summary?.entry;
+
+  return (
+    <SecretKeysProvider patterns={secretKeys}>
+      <RunHeader run={run} live={data.live} at={at} />
+      <TimelineControls
+        last={lastSeq}
+        at={at}
+        onAt={onAt}
+        playing={playing}
+        onPlaying={setPlaying}
+        speed={speed}
+        onSpeed={setSpeed}
+        describe={(step) => `step ${step} of ${lastSeq}${timeline?.entries[step] ? `: ${timeline.entries[step].title}` : ""}`}
+      />
+      <div className="inspector">
+        {timeline ? (
+          <RecordsList entries={timeline.entries} at={at} onAt={onAt} />
+        ) : (
+          <section className="panel">
+            <h2>Records ({formatCount(run.recordCount)})</h2>
+            <p className="muted">{data.timelineError ? `Could not load the timeline: ${data.timelineError.message}` : "Loading the timeline…"}</p>
+          </section>
+        )}
+        {timeline ? (
+          <Flowchart
+            runId={runId}
+            nodes={timeline.nodes}
+            end={chartEnd(run.status)}
+            nodeIndex={summary?.nodeIndex ?? -1}
+            onStep={onAt}
+            onOpenRun={openRun}
+          />
+        ) : (
+          <section className="panel">
+            <h2>Flowchart</h2>
+            <p className="muted">Loading…</p>
+          </section>
+        )}
+        <div className="side">
+          <RecordDetail record={record} entry={entry} at={at} loading={loading} error={error} />
+          {timeline && summary ? <StatePanel runId={runId} timeline={timeline} summary={summary} lastSeq={lastSeq} onAt={onAt} /> : null}
+        </div>
+      </div>
+    </SecretKeysProvider>
+  );
+}
