@@ -67,3 +67,19 @@ export async function withServerDatabases<T>(work: (context: BenchContext) => Pr
     await admin.end();
   }
 }
+
+/**
+ * Takes each measurement once per round, rotating which goes first so that none always meets a
+ * warmer (or colder) cache, and returns the median of each over the rounds.
+ */
+export async function interleaved<Key extends string>(rounds: number, measures: Record<Key, (round: number) => Promise<number>>): Promise<Record<Key, number>> {
+  const keys = Object.keys(measures) as Key[];
+  const samples = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<Key, number[]>;
+  for (let round = 0; round < rounds; round += 1) {
+    for (let offset = 0; offset < keys.length; offset += 1) {
+      const key = keys[(round + offset) % keys.length] as Key;
+      samples[key].push(await measures[key](round));
+    }
+  }
+  return Object.fromEntries(keys.map((key) => [key, median(samples[key])])) as Record<Key, number>;
+}

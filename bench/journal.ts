@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import { openStore } from "../lib/store/index";
-import { median, rate, time, type Benchmark } from "./harness";
+import { interleaved, rate, time, type Benchmark } from "./harness";
 
 const ROUNDS = 20;
 const PER_ROUND = 250;
@@ -20,24 +20,12 @@ const appendVsInsert: Benchmark = {
     const bare = postgres(url, { max: 1, onnotice: () => undefined });
     await bare`create table bare_records (like records including all)`;
     const text = JSON.stringify(PAYLOAD);
-    const appends: number[] = [];
-    const inserts: number[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const insert = () => rate(PER_ROUND, (index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`);
-      const append = () => rate(PER_ROUND, (index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD));
-      // Alternate which goes first, so that neither always meets a warmer cache.
-      if (round % 2 === 0) {
-        inserts.push(await insert());
-        appends.push(await append());
-      } else {
-        appends.push(await append());
-        inserts.push(await insert());
-      }
-    }
+    const { append: appendPerSec, insert: insertPerSec } = await interleaved(ROUNDS, {
+      insert: (round) => rate(PER_ROUND, (index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`),
+      append: (round) => rate(PER_ROUND, (index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD)),
+    });
     await bare.end();
     await store.close();
-    const appendPerSec = median(appends);
-    const insertPerSec = median(inserts);
     return { appendPerSec, insertPerSec, appendVsInsert: appendPerSec / insertPerSec, rounds: ROUNDS, perRound: PER_ROUND };
   },
 };
@@ -51,25 +39,14 @@ const historyVsSelect: Benchmark = {
     const runId = "history-10k";
     // Written through append (the real path) so that the summary row and seqs are the store's own.
     for (let index = 0; index < 10_000; index += 1) await store.append({ runId, name: `step-${index}`, kind: "value", payload: PAYLOAD });
-    const histories: number[] = [];
-    const selects: number[] = [];
-    for (let round = 0; round < 9; round += 1) {
-      const select = async () => (await time(() => bare`select run_id, seq, name, kind, payload, created_at from records where run_id = ${runId} order by seq`)).ms;
-      const history = async () => (await time(() => store.history(runId))).ms;
-      if (round % 2 === 0) {
-        selects.push(await select());
-        histories.push(await history());
-      } else {
-        histories.push(await history());
-        selects.push(await select());
-      }
-    }
+    const { history: historyMs, select: selectMs } = await interleaved(9, {
+      select: async () => (await time(() => bare`select run_id, seq, name, kind, payload, created_at from records where run_id = ${runId} order by seq`)).ms,
+      history: async () => (await time(() => store.history(runId))).ms,
+    });
     const check = await store.history(runId);
     if (check.length !== 10_000) throw new Error(`history returned ${check.length} records`);
     await bare.end();
     await store.close();
-    const historyMs = median(histories);
-    const selectMs = median(selects);
     return { historyMs, selectMs, historyVsSelect: historyMs / selectMs };
   },
 };

@@ -6,9 +6,9 @@
  * - sessionGet: `get` of a 10,000-event session (rebuilt by replaying its deltas), median of rounds.
  */
 import postgres from "postgres";
-import { SessionService } from "../lib/sessions/index";
+import { SessionService, type Session } from "../lib/sessions/index";
 import { openDatabase, resolveDatabase } from "../lib/store/index";
-import { median, rate, time, type Benchmark } from "./harness";
+import { interleaved, rate, time, type Benchmark } from "./harness";
 
 const ROUNDS = 12;
 const PER_ROUND = 250;
@@ -24,34 +24,23 @@ const sessionAppend: Benchmark = {
     // The same columns, primary key and unique key as session_events (LIKE copies no foreign key).
     await bare`create table bare_session_events (like session_events including all)`;
     const content = JSON.stringify(CONTENT);
-    const appends: number[] = [];
-    const inserts: number[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const session = await service.create({ app: "bench", user: "u", id: `session-${round}` });
-      const insert = () =>
+    const sessions: Session[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) sessions.push(await service.create({ app: "bench", user: "u", id: `session-${round}` }));
+    const { append: appendPerSec, insert: insertPerSec } = await interleaved(ROUNDS, {
+      insert: (round) =>
         rate(
           PER_ROUND,
           (index) =>
             bare`insert into bare_session_events (session_id, seq, id, author, invocation_id, content, state_delta, "timestamp")
                  values (${`bare-${round}`}, ${index}, ${`event-${index}`}, 'agent', 'inv', ${content}::text::json, ${JSON.stringify({ counter: index })}::text::json, now())`,
-        );
-      const append = () =>
+        ),
+      append: (round) =>
         rate(PER_ROUND, (index) =>
-          service.appendEvent(session, { id: `event-${index}`, author: "agent", invocationId: "inv", content: CONTENT, actions: { stateDelta: { counter: index } } }),
-        );
-      // Alternate which goes first, so that neither always meets a warmer cache.
-      if (round % 2 === 0) {
-        inserts.push(await insert());
-        appends.push(await append());
-      } else {
-        appends.push(await append());
-        inserts.push(await insert());
-      }
-    }
+          service.appendEvent(sessions[round]!, { id: `event-${index}`, author: "agent", invocationId: "inv", content: CONTENT, actions: { stateDelta: { counter: index } } }),
+        ),
+    });
     await bare.end();
     await client.close();
-    const appendPerSec = median(appends);
-    const insertPerSec = median(inserts);
     return { sessionAppendPerSec: appendPerSec, insertPerSec, sessionAppendVsInsert: appendPerSec / insertPerSec, rounds: ROUNDS, perRound: PER_ROUND };
   },
 };
@@ -73,25 +62,16 @@ const sessionGet: Benchmark = {
         actions: { stateDelta: { counter: index, [`key-${index % 50}`]: { at: index } } },
       });
     }
-    const gets: number[] = [];
-    const selects: number[] = [];
-    for (let round = 0; round < 9; round += 1) {
-      const select = async () =>
-        (await time(() => bare`select seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp" from session_events where session_id = 'get-10k' order by seq`)).ms;
-      const get = async () => (await time(() => service.get("get-10k"))).ms;
-      if (round % 2 === 0) {
-        selects.push(await select());
-        gets.push(await get());
-      } else {
-        gets.push(await get());
-        selects.push(await select());
-      }
-    }
+    const { get: sessionGet10kMs, select: selectMs } = await interleaved(9, {
+      select: async () =>
+        (await time(() => bare`select seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp" from session_events where session_id = 'get-10k' order by seq`)).ms,
+      get: async () => (await time(() => service.get("get-10k"))).ms,
+    });
     const check = await service.get("get-10k");
     if (check?.events.length !== 10_000 || check.state.counter !== 9_999 || !check.rebuild?.ok) throw new Error("get returned the wrong session");
     await bare.end();
     await client.close();
-    return { sessionGet10kMs: median(gets), selectMs: median(selects) };
+    return { sessionGet10kMs, selectMs };
   },
 };
 
