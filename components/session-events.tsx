@@ -38,7 +38,7 @@ export function SessionEvents({ events, at, onAt }: { events: readonly SessionEv
   return (
     <section className="panel" aria-labelledby="session-events-heading">
       <h2 id="session-events-heading">Events ({events.length.toLocaleString("en-US")})</h2>
-      <div ref={scroller} className="records-list session-events" data-testid="session-events">
+      <div ref={scroller} className="records-list session-events" style={{ height: `min(60vh, ${count * ROW_HEIGHT + 2}px)` }} data-testid="session-events">
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
             const step = item.index;
