@@ -4,4 +4,7 @@ export interface NavLink {
   label: string;
 }
 
-export const NAV_LINKS: NavLink[] = [{ href: "/runs", label: "Runs" }];
+export const NAV_LINKS: NavLink[] = [
+  { href: "/runs", label: "Runs" },
+  { href: "/sessions", label: "Sessions" },
+];

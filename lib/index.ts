@@ -55,9 +55,20 @@ export {
   type SessionServiceOptions,
   type GetOptions,
   type SessionView,
+  rebuildReport,
+  type RebuildReport,
   type TimelineStep,
   type TimelineEvent,
   type KeyChange,
+  stateRows,
+  sessionStep,
+  historyTimeline,
+  rebuildRows,
+  type StateRow,
+  type StateRows,
+  type SessionHistory,
+  type SessionStep,
+  type RebuildRow,
 } from "./sessions/index";
 export type * from "./sessions/types";
 export { TICKET_BOOKING, ticketBookingEvents, writeTicketBooking } from "./demo/ticket-booking";

@@ -5,6 +5,7 @@
 import { BadInputError } from "../journal/errors";
 import { SessionNotFoundError } from "./errors";
 import type { SessionService } from "./service";
+import { rebuildRows, type RebuildRow } from "./inspector";
 import { Session } from "./session";
 import { copyState } from "./state";
 import { eventChanges, replayState, type KeyChange } from "./timeline";
@@ -20,6 +21,8 @@ export interface SessionView {
   updatedAt: string;
   /** The state shown is the state after the first `at` events. */
   at: number;
+  /** The session-scoped state given to create: the base the events' deltas replay onto (step 0). */
+  initialState: State;
   /**
    * At the end (`at` = revision): the rebuilt state get() serves, app: and user: keys from their
    * shared logs. Before it: the initial state plus this session's first `at` deltas.
@@ -52,9 +55,33 @@ export async function sessionView(service: SessionService, id: string, at?: numb
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
     at: index,
+    initialState: initial,
     state: index === revision ? session.stateCopy() : replayState(initial, events, index),
     changes: event ? eventChanges(before, event) : [],
     events: [...events],
     rebuild: session.rebuild as RebuildCheck,
   };
+}
+
+/** What the inspector's "Rebuild check" shows (`GET /api/sessions/{id}/rebuild`). */
+export interface RebuildReport {
+  id: string;
+  /** How many events the session row says were stored. */
+  revision: number;
+  /** When the check ran (ISO 8601). */
+  checkedAt: string;
+  rebuild: RebuildCheck;
+  /** Key by key: the replay against the stored snapshot, differences first. */
+  rows: RebuildRow[];
+}
+
+/**
+ * Reads the session afresh from storage, replays its stored deltas (and the shared scopes' logs)
+ * and compares the result with the stored snapshots. Reads only; SessionNotFoundError if unknown.
+ */
+export async function rebuildReport(service: SessionService, id: string): Promise<RebuildReport> {
+  const session = await service.get(id, { onMismatch: "report" });
+  if (!session) throw new SessionNotFoundError(id);
+  const rebuild = session.rebuild as RebuildCheck;
+  return { id: session.id, revision: session.revision, checkedAt: new Date().toISOString(), rebuild, rows: rebuildRows(session.stateCopy(), rebuild) };
 }

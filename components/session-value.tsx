@@ -1,0 +1,18 @@
+"use client";
+
+/** A state value inline: a scalar as JSON text, an object or array as a collapsed payload tree. */
+import type { JsonValue } from "@/lib/sessions/types";
+import { PayloadViewer } from "./payload-viewer";
+
+export function SessionValue({ value, label }: { value: JsonValue | undefined; label: string }) {
+  if (value === undefined) return <span className="muted">absent</span>;
+  if (value !== null && typeof value === "object") return <PayloadViewer value={value} label={label} openDepth={0} />;
+  return <span className="mono">{JSON.stringify(value)}</span>;
+}
+
+/** One-line text of a value for a "before → after" cell. */
+export function valueText(value: JsonValue | undefined, width = 40): string {
+  if (value === undefined) return "absent";
+  const text = JSON.stringify(value);
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
