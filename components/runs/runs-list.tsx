@@ -99,11 +99,14 @@ export function RunsList({ initial, agents, database }: RunsListProps) {
   const [text, setText] = useState(filters.q ?? "");
   const client = useQueryClient();
 
-  // Search as the user types, once they pause.
+  // Search as the user types, once they pause. Only a real change touches the URL: an update
+  // queued on mount would replace the URL with /runs after the user had already navigated away.
+  const query = text.trim() || null;
   useEffect(() => {
-    const timer = setTimeout(() => void setFilters({ q: text.trim() || null }), 250);
+    if (query === (filters.q ?? null)) return;
+    const timer = setTimeout(() => void setFilters({ q: query }), 250);
     return () => clearTimeout(timer);
-  }, [text, setFilters]);
+  }, [query, filters.q, setFilters]);
 
   const refresh = useThrottled(
     useCallback(() => void client.invalidateQueries({ queryKey: ["runs"] }), [client]),
