@@ -10,7 +10,8 @@ import { debounce, useQueryState } from "nuqs";
 import { useCallback, useMemo } from "react";
 import { formatTime } from "@/lib/inspect/view";
 import { historyTimeline, sessionStep, type SessionHistory } from "@/lib/sessions/inspector";
-import type { SessionEvent, State } from "@/lib/sessions/types";
+import type { SessionSummary } from "@/lib/sessions/types";
+import type { SessionView } from "@/lib/sessions/view";
 import { CopyButton } from "./copy-button";
 import { SecretKeysProvider } from "./payload-viewer";
 import { SessionEventDetail } from "./session-event";
@@ -23,18 +24,8 @@ import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from
 const URL_DELAY_MS = 200;
 
 export interface SessionInspectorProps {
-  session: {
-    id: string;
-    app: string;
-    user: string;
-    revision: number;
-    createdAt: string;
-    updatedAt: string;
-    initialState: State;
-    /** The rebuilt state get() serves. */
-    state: State;
-    events: SessionEvent[];
-  };
+  /** At the end of the log: `state` is the rebuilt state get() serves. */
+  session: Pick<SessionView, keyof SessionSummary | "initialState" | "state" | "events">;
   secretKeys: string[];
 }
 

@@ -9,16 +9,9 @@ import { rebuildRows, type RebuildRow } from "./inspector";
 import { Session } from "./session";
 import { copyState } from "./state";
 import { eventChanges, replayState, type KeyChange } from "./timeline";
-import type { RebuildCheck, SessionEvent, State } from "./types";
+import type { RebuildCheck, SessionEvent, SessionSummary, State } from "./types";
 
-export interface SessionView {
-  id: string;
-  app: string;
-  user: string;
-  /** The number of stored events. */
-  revision: number;
-  createdAt: string;
-  updatedAt: string;
+export interface SessionView extends SessionSummary {
   /** The state shown is the state after the first `at` events. */
   at: number;
   /** The session-scoped state given to create: the base the events' deltas replay onto (step 0). */
