@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { runOutline } from "@/app/_server/outlines";
+import { decodePathParam, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RunInspector } from "@/components/run/run-inspector";
@@ -13,29 +14,15 @@ import { clampStep, summaryAt, timelineOf } from "@/lib/inspect/timeline";
 /** Runs up to this many records ship their outline with the page; larger ones fetch it after. */
 const INLINE_OUTLINE = 2_000;
 
-interface PageProps {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-/** Page params arrive URL-encoded (route handlers' arrive decoded); a malformed escape is taken as is. */
-function runIdOf(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
-}
-
-export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: `${runIdOf(id)} · Backtrack` };
+  return { title: `${decodePathParam(id)} · Backtrack` };
 }
 
-export default async function RunPage({ params, searchParams }: PageProps) {
+export default async function RunPage({ params, searchParams }: IdPageProps) {
   await connection();
   const { id } = await params;
-  const runId = runIdOf(id);
+  const runId = decodePathParam(id);
   const { at } = await loadRunParams(searchParams);
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { decodePathParam, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionInspector } from "@/components/session-inspector";
@@ -8,29 +9,15 @@ import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
 import { SessionService, sessionView, type SessionView } from "@/lib/sessions";
 
-interface PageProps {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}
-
-/** Page params arrive URL-encoded (route handlers' arrive decoded); a malformed escape is taken as is. */
-function sessionIdOf(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
-}
-
-export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: `${sessionIdOf(id)} · Sessions · Backtrack` };
+  return { title: `${decodePathParam(id)} · Sessions · Backtrack` };
 }
 
 /** The inspector reads `?at=N` from the URL itself (nuqs) and clamps it to the session's events. */
-export default async function SessionPage({ params }: PageProps) {
+export default async function SessionPage({ params }: IdPageProps) {
   await connection();
-  const id = sessionIdOf((await params).id);
+  const id = decodePathParam((await params).id);
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
   let view: SessionView;
