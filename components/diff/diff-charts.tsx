@@ -2,7 +2,7 @@
 
 /**
  * Both runs' flowcharts (the run page's Flowchart, unchanged): each highlights the selected row's
- * node and marks the first divergence's node (a red dashed outline). Clicking a node selects the
+ * node and marks the first divergence's node (a red glow and dashed border). Clicking a node selects the
  * row that holds its record.
  */
 import { useRouter } from "next/navigation";
