@@ -8,7 +8,7 @@ import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
 import { DIFF_PAGE } from "@/components/page-sizes";
-import { diffHead, diffRows, initialRow } from "@/lib/inspect/diff-view";
+import { diffHead, diffRows, initialRow, packRows } from "@/lib/inspect/diff-view";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
 
@@ -54,7 +54,7 @@ export default async function DiffPage({ searchParams }: { searchParams: Promise
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
       initial={{
         head,
-        rows,
+        rows: packRows(rows),
         at,
         realign,
         page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE) },

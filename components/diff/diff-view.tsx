@@ -9,9 +9,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { debounce, useQueryState } from "nuqs";
-import { useCallback, useEffect, useTransition } from "react";
+import { useCallback, useEffect, useMemo, useTransition } from "react";
 import type { DiffEntry } from "@/lib/inspect/diff";
-import { diffMarkdown, STATUS_WORDS, type DiffHead, type DiffRow } from "@/lib/inspect/diff-view";
+import { diffMarkdown, STATUS_WORDS, unpackRows, type DiffHead, type PackedRows } from "@/lib/inspect/diff-view";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import { formatCount } from "@/lib/inspect/view";
 import type { DiffStatus } from "@/lib/inspect/diff";
@@ -32,7 +32,8 @@ const STATUSES: DiffStatus[] = ["same", "changed", "missing", "added"];
 
 export interface DiffInitial {
   head: DiffHead;
-  rows: DiffRow[];
+  /** Packed for the trip (see PackedRows); unpacked once in the browser. */
+  rows: PackedRows;
   at: number;
   realign: boolean;
   page: { index: number; entries: DiffEntry[] };
@@ -71,7 +72,8 @@ function AlignmentNote({ head, realign, onRealign, pending }: { head: DiffHead; 
 }
 
 export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secretKeys: string[] }) {
-  const { head, rows, runA, runB } = initial;
+  const { head, runA, runB } = initial;
+  const rows = useMemo(() => unpackRows(initial.rows), [initial.rows]);
   const client = useQueryClient();
   const last = rows.length - 1;
   const [rawAt, setRawAt] = useQueryState("at", diffParams.at.withOptions({ history: "replace", limitUrlUpdates: debounce(URL_DELAY_MS) }));

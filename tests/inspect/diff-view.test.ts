@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffRecords, type RunDiff } from "@/lib/inspect/diff";
-import { diffHead, diffMarkdown, diffRows, initialRow, jsonChanges, markdownCode, rowOfSeq, wordDiff } from "@/lib/inspect/diff-view";
+import { diffHead, diffMarkdown, diffRows, initialRow, jsonChanges, markdownCode, packRows, rowOfSeq, unpackRows, wordDiff } from "@/lib/inspect/diff-view";
 import { MemStore } from "@/lib/journal/memory-store";
 import { writeDemoRuns } from "../regression/helpers";
 
@@ -26,6 +26,20 @@ describe("diff rows", () => {
     ]);
     expect(rows[1]?.seqA).toBeGreaterThan(rows[0]!.seqA!);
     expect(rows[0]).not.toHaveProperty("realigned");
+  });
+
+  it("packs rows column by column, labels once, and unpacks them unchanged", () => {
+    const rows = diffRows(diff);
+    expect(unpackRows(packRows(rows))).toEqual(rows);
+    expect(unpackRows(packRows([]))).toEqual([]);
+    const mixed = [
+      { index: 0, status: "same" as const, kind: "model" as const, step: 0, label: "LLM → x", seqA: 1, seqB: 1 },
+      { index: 1, status: "missing" as const, kind: "tool" as const, step: 0, label: "tool: x", seqA: -1, realigned: true as const },
+      { index: 2, status: "added" as const, kind: "tool" as const, step: 0, label: "tool: x", seqB: 4, realigned: true as const },
+    ];
+    const packed = packRows(mixed);
+    expect(packed).toMatchObject({ statuses: "sma", kinds: "mtt", labels: ["LLM → x", "tool: x"], labelOf: [0, 1, 1], realigned: [1, 2] });
+    expect(unpackRows(packed)).toEqual(mixed);
   });
 
   it("opens at `at` when given, else at the first divergence, clamped to the rows", () => {
