@@ -17,6 +17,7 @@ async function expectSelected(page: Page, index: number) {
 test("order-123 against its demo/v2 replay: labelled rows, opened on the chargeCard divergence, word and JSON diffs", async ({ page }, testInfo) => {
   await page.goto(PAIR);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Diff order-123 → order-123~v2");
+  await expect(page).toHaveTitle("order-123 → order-123~v2 · Diff · Backtrack");
   // Each row says its status in words (and colour, by class).
   await expect(row(page, 0)).toContainText("changed");
   await expect(row(page, 0)).toContainText("LLM → chargeCard");

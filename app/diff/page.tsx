@@ -16,8 +16,6 @@ import { isBacktrackError } from "@/lib/journal/errors";
 const INLINE_OUTLINE = 2_000;
 const PICKER_RUNS = 100;
 
-export const metadata: Metadata = { title: "Diff · Backtrack" };
-
 const single = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional());
 /** Bad values are dropped rather than refused: a page shows what it can (the picker, the first divergence). */
 const pageQuery = z.object({
@@ -27,7 +25,14 @@ const pageQuery = z.object({
   realign: single.pipe(z.enum(["0", "1", "true", "false"]).optional()).catch(undefined),
 });
 
-export default async function DiffPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
+  const { a, b } = pageQuery.parse(await searchParams);
+  return { title: a && b ? `${a} → ${b} · Diff · Backtrack` : "Diff · Backtrack" };
+}
+
+export default async function DiffPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
   const query = pageQuery.parse(await searchParams);
   const { store, problem } = await pageStore();
