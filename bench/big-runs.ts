@@ -13,8 +13,12 @@ interface BigRecord extends NewRecord {
   seq: number;
 }
 
-/** The records of an auditor-shaped run of exactly `count` records (count ≥ 2). */
-export function bigRunRecords(runId: string, count: number): BigRecord[] {
+/**
+ * The records of an auditor-shaped run of exactly `count` records (count ≥ 2). From model turn
+ * `divergeAt` on, the accounts' balances differ by one: the same run as another model or tool
+ * version would write it, for diffing two large runs (the diff page's benchmark).
+ */
+export function bigRunRecords(runId: string, count: number, divergeAt = Number.POSITIVE_INFINITY): BigRecord[] {
   const records: BigRecord[] = [];
   const push = (name: string, kind: RecordKind, payload: unknown) => records.push({ runId, seq: records.length, name, kind, payload });
   push("run:start", "header", { input: `Audit ${count} records worth of accounts for anomalies.`, agent: "auditor", model: "demo/v1", tools: ["checkAccount"], system: "You audit accounts." });
@@ -37,7 +41,7 @@ export function bigRunRecords(runId: string, count: number): BigRecord[] {
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         args: call.args,
-        result: { accountId: call.args.accountId, balance: (number * 7919) % 10_000, flagged: number % 197 === 13 },
+        result: { accountId: call.args.accountId, balance: ((number * 7919) % 10_000) + (turn >= divergeAt ? 1 : 0), flagged: number % 197 === 13 },
         isError: number % 509 === 7,
         durationMs: 3,
       });
@@ -56,8 +60,8 @@ SELECT run_id, seq, name, kind, payload, now() - (($2::int - seq) * interval '10
 FROM json_to_recordset($1::text::json) AS r(run_id text, seq int, name text, kind text, payload json)`;
 
 /** Writes a run of `count` records in bulk (see the file comment) and returns its id. */
-export async function writeBigRun(store: PostgresStore, runId: string, count: number): Promise<string> {
-  const records = bigRunRecords(runId, count);
+export async function writeBigRun(store: PostgresStore, runId: string, count: number, divergeAt?: number): Promise<string> {
+  const records = bigRunRecords(runId, count, divergeAt);
   for (let start = 0; start < records.length; start += BATCH) {
     const batch = records.slice(start, start + BATCH).map((record) => ({ run_id: record.runId, seq: record.seq, name: record.name, kind: record.kind, payload: record.payload }));
     await store.client.query(INSERT_RECORDS, [JSON.stringify(batch), records.length]);

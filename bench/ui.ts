@@ -8,7 +8,11 @@
  *   server started (it reads the whole run once), the plain figure the median of later visits;
  * - runPage*ChartMs: navigation start to the flowchart drawn (Mermaid, in the browser);
  * - scrubStep*: a real → key press (its event time) to the frame painted with the next record
- *   in the detail panel, the slider and the highlighted node, over SCRUB_PRESSES presses.
+ *   in the detail panel, the slider and the highlighted node, over SCRUB_PRESSES presses;
+ * - diffPage20k*: the diff page (/diff?a=&b=) of two 20,000-record runs that part at model turn
+ *   DIFF_DIVERGE_TURN: first content is the selected row's detail (the first divergence, rendered
+ *   by the server), "Chart" both runs' flowcharts drawn.
+ * `-- --only diff` writes only the two 20,000-record runs and measures only the diff page.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -24,6 +28,8 @@ const PORT = Number(process.env.BENCH_UI_PORT ?? 3219);
 const SCRUB_PRESSES = 40;
 const SCRUB_GAP_MS = 120;
 const WARM_VISITS = 3;
+/** The diff benchmark's second run parts from the first at this model turn (of about 4,000). */
+const DIFF_DIVERGE_TURN = 2_000;
 const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -33,10 +39,12 @@ export const PAGE_PROBE = `
   const marks = (window.__marks = {});
   const keys = (window.__keys = []);
   const seen = () => {
-    const detail = document.querySelector('[data-testid="detail"][data-loaded="true"]');
+    const detail = document.querySelector('[data-testid="detail"][data-loaded="true"], [data-testid="diff-detail"][data-loaded="true"]');
     if (detail && marks.content === undefined) marks.content = performance.now();
-    const chart = document.querySelector('[data-testid="flowchart"][data-drawing="false"] svg');
-    if (chart && marks.chart === undefined) marks.chart = performance.now();
+    // Every chart drawn: one on a run page, both runs' on the diff page.
+    const expected = document.querySelector('[data-testid="diff-charts"]') ? 2 : 1;
+    const drawn = document.querySelectorAll('[data-testid="flowchart"][data-drawing="false"] svg').length;
+    if (drawn >= expected && marks.chart === undefined) marks.chart = performance.now();
   };
   new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true });
   // A → press: wait for the frame that shows the next record, then for it to be painted.
@@ -121,7 +129,13 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 }
 
-async function runUiBenchmark(context: BenchContext, useServer: boolean): Promise<Record<string, number | string>> {
+/** `--only diff`: just the diff page (the run pages' figures take minutes to gather). */
+function onlyDiff(): boolean {
+  const at = process.argv.indexOf("--only");
+  return at >= 0 && process.argv[at + 1] === "diff";
+}
+
+async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnly = false): Promise<Record<string, number | string>> {
   if (!existsSync(join(".next", "BUILD_ID")) || process.argv.includes("--build")) {
     context.log("bench:ui: building the app…");
     const code = await new Promise<number>((resolve) => spawn(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).on("exit", (exit) => resolve(exit ?? 1)));
@@ -134,12 +148,14 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean): Promis
   try {
     const store = await openStore({ url });
     const written = await time(async () => {
-      await writeBigRun(store, "bench-100", 100);
       await writeBigRun(store, "bench-20k", 20_000);
+      await writeBigRun(store, "bench-20k-b", 20_000, DIFF_DIVERGE_TURN);
+      if (diffOnly) return;
+      await writeBigRun(store, "bench-100", 100);
       await writeBigRun(store, "bench-100k", 100_000);
     });
     await store.close();
-    context.log(`bench:ui: wrote 120,100 records in ${Math.round(written.ms)} ms`);
+    context.log(`bench:ui: wrote ${diffOnly ? "40,000" : "140,100"} records in ${Math.round(written.ms)} ms`);
     server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
       env: { ...process.env, DATABASE_URL: url, BACKTRACK_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "inherit"],
@@ -147,6 +163,10 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean): Promis
     const base = `http://127.0.0.1:${PORT}`;
     await waitForHealth(`${base}/api/health`, server);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    context.log("bench:ui: the diff page of two 20,000-record runs…");
+    const diff = await visits(browser, `${base}/diff?a=bench-20k&b=bench-20k-b`);
+    const diffFigures = { diffPage20kFirstContentMs: diff.content, diffPage20kFirstContentColdMs: diff.coldContent, diffPage20kChartMs: diff.chart };
+    if (diffOnly) return { database: useServer ? "server" : "embedded", ...diffFigures };
     context.log("bench:ui: 100-record run…");
     const small = await visits(browser, `${base}/runs/bench-100?at=50`);
     context.log("bench:ui: 20,000-record run…");
@@ -171,6 +191,7 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean): Promis
       runPage100kChartMs: large.chart,
       scrub100kStepMedianMs: median(largeSteps),
       scrubPresses: steps.length,
+      ...diffFigures,
     };
   } finally {
     await browser?.close();
@@ -190,7 +211,7 @@ export const uiBenchmarks: Benchmark[] = [
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const useServer = process.argv.includes("--server");
   await withServerDatabases(async (context) => {
-    const figures = await runUiBenchmark(context, useServer);
+    const figures = await runUiBenchmark(context, useServer, onlyDiff());
     const rounded = Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, typeof value === "number" ? round(value) : value]));
     process.stdout.write(`${JSON.stringify({ benchmark: useServer ? "ui-server" : "ui", ...rounded })}\n`);
   });

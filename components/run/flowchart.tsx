@@ -11,7 +11,7 @@
  * only when the run grows, the theme changes, or the cursor leaves the drawn window (after the
  * scrubbing pauses).
  */
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
 import {
   chartItems,
   chartNodeId,
@@ -41,6 +41,10 @@ export interface FlowchartProps {
   nodeIndex: number;
   onStep: (seq: number) => void;
   onOpenRun: (runId: string) => void;
+  /** The panel's heading (default "Flowchart"); pages with two charts name each. */
+  title?: string;
+  /** A node to mark as diverged (the diff page's first divergence), by index; -1 or absent: none. */
+  marked?: number;
 }
 
 /** Waits this long after the cursor leaves the drawn window before redrawing (scrubbing goes on). */
@@ -90,8 +94,9 @@ function useDrawnWindow(count: number, nodeIndex: number): FlowWindow {
 }
 
 /** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
-export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun }: FlowchartProps) {
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1 }: FlowchartProps) {
   const container = useRef<HTMLDivElement>(null);
+  const headingId = useId();
   const theme = useTheme();
   const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
   // By value: a new object with the same bounds must not redraw the chart.
@@ -187,6 +192,18 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
     };
   }, [drawn, nodeIndex]);
 
+  // The diverged mark is a class on the drawn node too (styled by the diff page), kept apart from the cursor's.
+  useEffect(() => {
+    const element = drawn && marked >= 0 ? drawn.nodes.get(`n${marked}`) : undefined;
+    if (!element) return;
+    element.classList.add("diverged");
+    element.setAttribute("data-diverged", "true");
+    return () => {
+      element.classList.remove("diverged");
+      element.removeAttribute("data-diverged");
+    };
+  }, [drawn, marked]);
+
   const act = (target: EventTarget | null) => {
     const element = target instanceof Element ? target.closest("g.node") : null;
     const id = element ? chartNodeId(element.id) : undefined;
@@ -210,9 +227,9 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
   const error = built.error ?? failure;
   const partial = nodes.length > WINDOW_DEFAULTS.fullLimit;
   return (
-    <section className="panel chart-panel" aria-labelledby="flowchart-heading">
+    <section className="panel chart-panel" aria-labelledby={headingId}>
       <div className="toolbar">
-        <h2 id="flowchart-heading">Flowchart</h2>
+        <h2 id={headingId}>{title}</h2>
         <span className="top-spacer" />
         <CopyButton label="Copy Mermaid source" text={() => decoratedSource(built.items, nodeIndex, { end })} disabled={!built.source} />
         <button type="button" onClick={download} disabled={!drawn}>

@@ -20,6 +20,7 @@ import { SecretKeysProvider } from "../payload-viewer";
 import { runParams } from "../search-params";
 import type { LiveState } from "../use-live";
 import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from "../timeline-controls";
+import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
@@ -47,6 +48,7 @@ function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: nu
           {run.status === "running" || run.status === "paused" ? (live === "live" ? "live" : `${live}…`) : ""}
         </span>
         <span className="top-spacer" />
+        <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
       </div>
       <ul className="run-facts">

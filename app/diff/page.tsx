@@ -1,0 +1,75 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { z } from "zod";
+import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
+import { runOutline } from "@/app/_server/outlines";
+import { pageStore } from "@/app/_server/page-store";
+import { DatabaseProblemView } from "@/components/database-problem";
+import { DiffPicker } from "@/components/diff/diff-picker";
+import { DiffView } from "@/components/diff/diff-view";
+import { DIFF_PAGE } from "@/components/page-sizes";
+import { diffHead, diffRows, initialRow, packRows } from "@/lib/inspect/diff-view";
+import { parseSecretKeys } from "@/lib/inspect/redact";
+import { isBacktrackError } from "@/lib/journal/errors";
+
+/** Runs up to this many records ship their outline (the flowchart's nodes) with the page; larger ones fetch it after. */
+const INLINE_OUTLINE = 2_000;
+const PICKER_RUNS = 100;
+
+const single = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional());
+/** Bad values are dropped rather than refused: a page shows what it can (the picker, the first divergence). */
+const pageQuery = z.object({
+  a: single.pipe(z.string().trim().min(1).max(256).optional()).catch(undefined),
+  b: single.pipe(z.string().trim().min(1).max(256).optional()).catch(undefined),
+  at: single.pipe(z.string().regex(/^\d{1,9}$/).transform(Number).optional()).catch(undefined),
+  realign: single.pipe(z.enum(["0", "1", "true", "false"]).optional()).catch(undefined),
+});
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
+  const { a, b } = pageQuery.parse(await searchParams);
+  return { title: a && b ? `${a} → ${b} · Diff · Backtrack` : "Diff · Backtrack" };
+}
+
+export default async function DiffPage({ searchParams }: { searchParams: SearchParams }) {
+  await connection();
+  const query = pageQuery.parse(await searchParams);
+  const { store, problem } = await pageStore();
+  if (problem) return <DatabaseProblemView problem={problem} />;
+  const recent = async () => (await store.runs({ limit: PICKER_RUNS })).runs.map((run) => run.runId);
+  if (!query.a || !query.b) return <DiffPicker a={query.a} b={query.b} runIds={await recent()} />;
+  const realign = query.realign === "1" || query.realign === "true";
+  let loaded: LoadedDiff;
+  try {
+    loaded = await cachedDiff(query.a, query.b, realign);
+  } catch (error) {
+    if (!isBacktrackError(error) || error.code !== "not_found") throw error;
+    return <DiffPicker a={query.a} b={query.b} runIds={await recent()} unknown={error.message} />;
+  }
+  const { diff, runA, runB } = loaded;
+  const rows = diffRows(diff);
+  const head = diffHead(diff);
+  const at = initialRow(query.at, head, rows.length);
+  const pageIndex = Math.floor(at / DIFF_PAGE);
+  const outline = (run: typeof runA) => (run.recordCount <= INLINE_OUTLINE ? runOutline(run.runId, run).then((entries) => entries ?? null) : Promise.resolve(null));
+  const [outlineA, outlineB] = await Promise.all([outline(runA), outline(runB)]);
+  return (
+    <DiffView
+      key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
+      initial={{
+        head,
+        rows: packRows(rows),
+        at,
+        realign,
+        page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE) },
+        first: head.divergentAt === null ? null : (diff.steps[head.divergentAt] ?? null),
+        runA,
+        runB,
+        outlineA,
+        outlineB,
+      }}
+      secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
+    />
+  );
+}

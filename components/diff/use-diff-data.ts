@@ -1,0 +1,68 @@
+"use client";
+
+/**
+ * The diff page's data in the browser (TanStack Query): the entries (both sides' detail) a page
+ * at a time around the cursor, seeded with the page the server rendered; and each run's flowchart
+ * nodes, from its outline (shipped with the page for a small run, fetched after first content for
+ * a large one). Records never change once written, so nothing here is refetched.
+ */
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { DiffEntry } from "@/lib/inspect/diff";
+import type { OutlineEntry } from "@/lib/inspect/outline";
+import { timelineOf, type Timeline } from "@/lib/inspect/timeline";
+import { DIFF_PAGE } from "../page-sizes";
+
+export interface DiffSource {
+  a: string;
+  b: string;
+  realign: boolean;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { cache: "no-store" });
+  const body = (await response.json()) as T & { error?: { message: string } };
+  if (!response.ok) throw new Error(body.error?.message ?? `${url} answered ${response.status}`);
+  return body;
+}
+
+function entriesKey(source: DiffSource, page: number) {
+  return ["diff-entries", source.a, source.b, source.realign, page] as const;
+}
+
+function fetchEntries(source: DiffSource, page: number): Promise<DiffEntry[]> {
+  const params = new URLSearchParams({ a: source.a, b: source.b, from: String(page * DIFF_PAGE), limit: String(DIFF_PAGE) });
+  if (source.realign) params.set("realign", "1");
+  return getJson<{ entries: DiffEntry[] }>(`/api/diff/entries?${params.toString()}`).then((body) => body.entries);
+}
+
+export function prefetchEntries(client: QueryClient, source: DiffSource, page: number, total: number) {
+  if (page < 0 || page * DIFF_PAGE >= total) return;
+  void client.prefetchQuery({ queryKey: entriesKey(source, page), queryFn: () => fetchEntries(source, page), staleTime: Infinity });
+}
+
+/** The entry at `index`, from its page (fetched on demand); the server's page is in the cache from the start. */
+export function useDiffEntry(source: DiffSource, index: number, initial: { index: number; entries: DiffEntry[] }) {
+  const client = useQueryClient();
+  useState(() => {
+    client.setQueryData(entriesKey(source, initial.index), initial.entries);
+    return null;
+  });
+  const page = Math.floor(Math.max(0, index) / DIFF_PAGE);
+  const query = useQuery({ queryKey: entriesKey(source, page), queryFn: () => fetchEntries(source, page), staleTime: Infinity });
+  const entry = query.data?.[index - page * DIFF_PAGE];
+  return { entry: entry?.index === index ? entry : undefined, loading: query.isFetching && !entry, error: query.error };
+}
+
+/** A run's timeline (for its flowchart nodes and seq → node), from the shipped outline or the API. */
+export function useFlowTimeline(runId: string, inline: OutlineEntry[] | null): { timeline: Timeline | undefined; error: Error | null } {
+  const shipped = useMemo(() => (inline ? timelineOf(inline) : undefined), [inline]);
+  const query = useQuery({
+    queryKey: ["diff-timeline", runId],
+    queryFn: () => getJson<{ entries: OutlineEntry[] }>(`/api/runs/${encodeURIComponent(runId)}/outline?from=0`).then((body) => timelineOf(body.entries)),
+    enabled: !shipped,
+    staleTime: Infinity,
+    structuralSharing: false,
+  });
+  return { timeline: shipped ?? query.data, error: query.error };
+}
