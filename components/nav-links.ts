@@ -7,4 +7,5 @@ export interface NavLink {
 export const NAV_LINKS: NavLink[] = [
   { href: "/runs", label: "Runs" },
   { href: "/sessions", label: "Sessions" },
+  { href: "/recovery", label: "Recovery" },
 ];

@@ -23,6 +23,7 @@ import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
+import { ReplayButton } from "./replay-dialog";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
@@ -33,9 +34,11 @@ export interface RunInspectorProps {
   /** summary: the run at `at`, computed by the server when it shipped the outline. */
   initial: RunInitial & { at: number; summary: StepSummary | null };
   secretKeys: string[];
+  /** What the server allows: replays (null when it is read-only) and the models they may use. */
+  replay: { models: string[] } | null;
 }
 
-function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: number }) {
+function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState; at: number; replay: RunInspectorProps["replay"] }) {
   return (
     <>
       <div className="run-header">
@@ -47,6 +50,7 @@ function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: nu
           {run.status === "running" || run.status === "paused" ? (live === "live" ? "live" : `${live}…`) : ""}
         </span>
         <span className="top-spacer" />
+        {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
       </div>
       <ul className="run-facts">
@@ -78,7 +82,7 @@ function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: nu
   );
 }
 
-export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
+export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps) {
   const runId = initial.run.runId;
   const router = useRouter();
   const client = useQueryClient();
@@ -117,7 +121,7 @@ export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
-      <RunHeader run={run} live={data.live} at={at} />
+      <RunHeader run={run} live={data.live} at={at} replay={replay} />
       <TimelineControls
         last={lastSeq}
         at={at}

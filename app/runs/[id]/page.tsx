@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { runOutline } from "@/app/_server/outlines";
+import { accessSettings } from "@/app/_server/access";
 import { pageStore } from "@/app/_server/page-store";
+import { replayModels } from "@/app/_server/registry";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RunInspector } from "@/components/run/run-inspector";
 import { RECORD_PAGE } from "@/components/page-sizes";
@@ -53,6 +55,7 @@ export default async function RunPage({ params, searchParams }: PageProps) {
       key={runId}
       initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
+      replay={accessSettings().readOnly ? null : { models: replayModels() }}
     />
   );
 }
