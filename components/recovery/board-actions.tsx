@@ -18,30 +18,29 @@ function outcomeText(result: Resumed): string {
   return `${result.root}: ${outcome}`;
 }
 
-function useAction(onDone: () => void) {
-  const [pending, setPending] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  const run = async (work: () => Promise<string>) => {
-    setPending(true);
-    setMessage(null);
-    try {
-      setMessage({ text: await work(), error: false });
-    } catch (error) {
-      setMessage({ text: error instanceof Error ? error.message : String(error), error: true });
-    } finally {
-      setPending(false);
-      onDone();
-    }
-  };
-  const shown = message ? (
-    <span role={message.error ? "alert" : "status"} className={message.error ? "status-failed" : "notice"}>
-      {message.text}
-    </span>
-  ) : null;
-  return { pending, run, shown };
+/** What an action ended with; the board shows it above the list (the run's row may vanish once it completes). */
+export interface ActionResult {
+  text: string;
+  error: boolean;
 }
 
-export function DecisionButtons({ runId, by, onDone }: { runId: string; by: string; onDone: () => void }) {
+function useAction(onDone: (result: ActionResult) => void) {
+  const [pending, setPending] = useState(false);
+  const run = async (work: () => Promise<string>) => {
+    setPending(true);
+    let result: ActionResult;
+    try {
+      result = { text: await work(), error: false };
+    } catch (error) {
+      result = { text: error instanceof Error ? error.message : String(error), error: true };
+    }
+    setPending(false);
+    onDone(result);
+  };
+  return { pending, run };
+}
+
+export function DecisionButtons({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
   const action = useAction(onDone);
   const decide = (decision: "approve" | "deny") =>
     action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) })));
@@ -53,12 +52,11 @@ export function DecisionButtons({ runId, by, onDone }: { runId: string; by: stri
       <button type="button" disabled={action.pending} onClick={() => void decide("deny")}>
         Deny
       </button>
-      {action.shown}
     </div>
   );
 }
 
-export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; onDone: () => void }) {
+export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
   const action = useAction(onDone);
   const [text, setText] = useState("");
   return (
@@ -69,11 +67,10 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
         void action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) })));
       }}
     >
-      <input type="text" aria-label="Answer" value={text} onChange={(event) => setText(event.target.value)} required />
+      <input type="text" aria-label="Answer" placeholder="Your answer" value={text} onChange={(event) => setText(event.target.value)} required />
       <button type="submit" disabled={action.pending || text.trim() === ""}>
         Send answer
       </button>
-      {action.shown}
     </form>
   );
 }

@@ -14,7 +14,7 @@ import { formatTime } from "@/lib/inspect/view";
 import { getJson } from "../api";
 import { runHref } from "../links";
 import { useLiveChanges } from "../use-live";
-import { AnswerForm, DecisionButtons, RecoverNow } from "./board-actions";
+import { AnswerForm, DecisionButtons, RecoverNow, type ActionResult } from "./board-actions";
 
 const POLL_MS = 3_000;
 export const BOARD_KEY = ["recovery-board"];
@@ -45,6 +45,11 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
   });
   const runs = board.data;
   const refresh = () => void client.invalidateQueries({ queryKey: BOARD_KEY });
+  const [last, setLast] = useState<ActionResult | null>(null);
+  const acted = (result: ActionResult) => {
+    setLast(result);
+    refresh();
+  };
 
   return (
     <>
@@ -63,6 +68,11 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
           <RecoverNow onDone={refresh} />
         </div>
       )}
+      {last ? (
+        <p role={last.error ? "alert" : "status"} aria-label="Last action" className={last.error ? "error-box" : "notice"}>
+          {last.text}
+        </p>
+      ) : null}
       {board.error ? <p className="error-box">Could not refresh the list: {board.error.message}</p> : null}
       {runs.length === 0 ? (
         <p className="empty">Nothing to recover: every run is complete.</p>
@@ -99,8 +109,8 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
                 </td>
                 {readOnly ? null : (
                   <td>
-                    {run.waiting.action === "decide" && run.pause?.runId === run.runId ? <DecisionButtons runId={run.runId} by={by} onDone={refresh} /> : null}
-                    {run.waiting.action === "answer" && run.pause?.runId === run.runId ? <AnswerForm runId={run.runId} by={by} onDone={refresh} /> : null}
+                    {run.waiting.action === "decide" && run.pause?.runId === run.runId ? <DecisionButtons runId={run.runId} by={by} onDone={acted} /> : null}
+                    {run.waiting.action === "answer" && run.pause?.runId === run.runId ? <AnswerForm runId={run.runId} by={by} onDone={acted} /> : null}
                   </td>
                 )}
               </tr>

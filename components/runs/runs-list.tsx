@@ -99,11 +99,15 @@ export function RunsList({ initial, agents, database }: RunsListProps) {
   const [text, setText] = useState(filters.q ?? "");
   const client = useQueryClient();
 
-  // Search as the user types, once they pause.
+  // Search as the user types, once they pause. Only a changed search writes the URL: a write on
+  // mount would land on the URL of a navigation that started meanwhile and send the user back here.
+  const searched = filters.q ?? null;
   useEffect(() => {
-    const timer = setTimeout(() => void setFilters({ q: text.trim() || null }), 250);
+    const wanted = text.trim() || null;
+    if (wanted === searched) return;
+    const timer = setTimeout(() => void setFilters({ q: wanted }), 250);
     return () => clearTimeout(timer);
-  }, [text, setFilters]);
+  }, [text, searched, setFilters]);
 
   const refresh = useThrottled(
     useCallback(() => void client.invalidateQueries({ queryKey: ["runs"] }), [client]),
