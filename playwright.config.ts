@@ -15,6 +15,8 @@ export const UNREACHABLE_PORT = Number(process.env.E2E_UNREACHABLE_PORT ?? port 
 /** A read-only server (BACKTRACK_READ_ONLY=1) and a token-protected one, each on its own database folder. */
 export const READ_ONLY_PORT = port + 2000;
 export const TOKEN_PORT = port + 3000;
+/** The restart test starts (and kills) its own server here. */
+export const RESTART_PORT = port + 4000;
 export const E2E_TOKEN = "e2e-secret-token";
 
 /** A built server on `serverPort` over a fresh embedded database folder, with `env` added. */
