@@ -1,5 +1,6 @@
 /** Replays from the inspector: the dialog, the job, landing on the diff, and the errors a replay can meet. */
 import { expect, test } from "@playwright/test";
+import { E2E_TOKEN, TOKEN_PORT } from "../playwright.config";
 
 interface DiffBody {
   divergentAt: number | null;
@@ -53,27 +54,6 @@ test("the replay API: 202 with a job that ends done, and JSON errors for unknown
   expect(unknownJob.status()).toBe(404);
 });
 
-test("a replay that cannot run shows its error in the dialog: a run without recorded input", async ({ page, request }) => {
-  // An imported run whose journal starts after run:start: nothing to run again.
-  const lines = [
-    { runId: "headless-1", seq: 0, name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [{ type: "text", text: "hello" }] } }, createdAt: "2026-11-29T10:00:00.000Z" },
-  ];
-  const imported = await request.post("/api/import", { data: lines.map((line) => JSON.stringify(line)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
-  expect(imported.status()).toBe(201);
-  expect(await imported.json()).toEqual({ imported: 1, runs: ["headless-1"] });
-
-  const refused = await request.post("/api/runs/headless-1/replays", { data: { mode: "recorded" } });
-  expect(refused.status()).toBe(422);
-  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("no_recorded_input");
-
-  await page.goto("/runs/headless-1");
-  await page.getByRole("button", { name: "Replay", exact: true }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByRole("button", { name: "Start replay" }).click();
-  await expect(dialog.getByRole("alert")).toContainText('run "headless-1" has no recorded input');
-  await expect(page).toHaveURL(/\/runs\/headless-1/);
-});
-
 test("a memory-off replay of a run without a memory record shows why it cannot be stripped", async ({ page }) => {
   await page.goto("/runs/order-123");
   await page.getByRole("button", { name: "Replay", exact: true }).click();
@@ -83,16 +63,43 @@ test("a memory-off replay of a run without a memory record shows why it cannot b
   await expect(dialog.getByRole("alert")).toContainText("no usable :memctx provenance record");
 });
 
-test("a replay job that fails shows the job's error in the dialog", async ({ page, request }) => {
-  // Input recorded, but no model output: replaying the recorded outputs has nothing to re-emit at turn 0.
-  const header = { runId: "outputless-1", seq: 0, name: "run:start", kind: "header", payload: { input: "Say hello.", agent: "ghost", model: "demo/v1", tools: [] }, createdAt: "2026-11-29T10:00:00.000Z" };
-  expect((await request.post("/api/import", { data: JSON.stringify(header) })).status()).toBe(201);
+test.describe("on a database of their own", () => {
+  // The failed runs these leave would show in the main server's lists (runs.spec.ts filters them):
+  // they run on the token-protected server, signed in with the bearer token on every request.
+  test.use({ baseURL: `http://127.0.0.1:${TOKEN_PORT}`, extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKEN}` } });
 
-  await page.goto("/runs/outputless-1");
-  await page.getByRole("button", { name: "Replay", exact: true }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByRole("button", { name: "Start replay" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("The replay failed:");
-  await expect(dialog.getByRole("alert")).toContainText('the replay of "outputless-1"');
-  await expect(page).toHaveURL(/\/runs\/outputless-1/);
+  test("a replay that cannot run shows its error in the dialog: a run without recorded input", async ({ page, request }) => {
+    // An imported run whose journal starts after run:start: nothing to run again.
+    const lines = [
+      { runId: "headless-1", seq: 0, name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [{ type: "text", text: "hello" }] } }, createdAt: "2026-11-29T10:00:00.000Z" },
+    ];
+    const imported = await request.post("/api/import", { data: lines.map((line) => JSON.stringify(line)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
+    expect(imported.status()).toBe(201);
+    expect(await imported.json()).toEqual({ imported: 1, runs: ["headless-1"] });
+
+    const refused = await request.post("/api/runs/headless-1/replays", { data: { mode: "recorded" } });
+    expect(refused.status()).toBe(422);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("no_recorded_input");
+
+    await page.goto("/runs/headless-1");
+    await page.getByRole("button", { name: "Replay", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Start replay" }).click();
+    await expect(dialog.getByRole("alert")).toContainText('run "headless-1" has no recorded input');
+    await expect(page).toHaveURL(/\/runs\/headless-1/);
+  });
+
+  test("a replay job that fails shows the job's error in the dialog", async ({ page, request }) => {
+    // Input recorded, but no model output: replaying the recorded outputs has nothing to re-emit at turn 0.
+    const header = { runId: "outputless-1", seq: 0, name: "run:start", kind: "header", payload: { input: "Say hello.", agent: "ghost", model: "demo/v1", tools: [] }, createdAt: "2026-11-29T10:00:00.000Z" };
+    expect((await request.post("/api/import", { data: JSON.stringify(header) })).status()).toBe(201);
+
+    await page.goto("/runs/outputless-1");
+    await page.getByRole("button", { name: "Replay", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Start replay" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("The replay failed:");
+    await expect(dialog.getByRole("alert")).toContainText('the replay of "outputless-1"');
+    await expect(page).toHaveURL(/\/runs\/outputless-1/);
+  });
 });
