@@ -3,8 +3,11 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getStore } = await import("./app/_server/store");
   const { jobRunner } = await import("./app/_server/jobs");
-  // The job runner too: it marks the jobs a previous server process left unfinished as interrupted.
-  await Promise.all([getStore(), jobRunner()]).catch((error: unknown) => {
+  const { accessSettings } = await import("./app/_server/access");
+  // The job runner too: it marks the jobs a previous server process left unfinished as interrupted
+  // (a read-only inspector runs no jobs and leaves that to the servers that do).
+  const runner = accessSettings().readOnly ? Promise.resolve() : jobRunner();
+  await Promise.all([getStore(), runner]).catch((error: unknown) => {
     // The pages show what to check; the server keeps running.
     console.error(`backtrack: cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
   });

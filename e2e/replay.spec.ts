@@ -50,6 +50,8 @@ test("the replay API: 202 with a job that ends done, and JSON errors for unknown
   const badBody = await request.post("/api/runs/order-123/replays", { data: { mode: "sometimes" } });
   expect(badBody.status()).toBe(400);
   expect(((await badBody.json()) as { error: { code: string } }).error.code).toBe("bad_input");
+  const mixed = await request.post("/api/runs/order-123/replays", { data: { mode: "recorded", model: "demo/v2" } });
+  expect(mixed.status()).toBe(400);
   const unknownJob = await request.get("/api/replays/job-none");
   expect(unknownJob.status()).toBe(404);
 });

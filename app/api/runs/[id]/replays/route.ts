@@ -27,6 +27,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
+    if (asked.mode === "recorded" && asked.model) throw new BadInputError(`mode "recorded" replays the run's own outputs: it takes no model (use mode "model" for ${asked.model})`);
     if (asked.mode === "model" && !asked.model) throw new BadInputError(`mode "model" needs a model: one of ${replayModels().join(", ")}`);
     if (asked.mode === "model" && asked.model && !replayModels().includes(asked.model)) {
       throw new BadInputError(`unknown model "${asked.model}": this inspector knows ${replayModels().join(", ")}`);
