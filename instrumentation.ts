@@ -1,8 +1,13 @@
-/** Opens the store when the server starts, so that an embedded database is owned (and the demo written) before the first request. */
+/** Opens the store (and the job runner) when the server starts, so that an embedded database is owned (and the demo written) before the first request. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getStore } = await import("./app/_server/store");
-  await getStore().catch((error: unknown) => {
+  const { jobRunner } = await import("./app/_server/jobs");
+  const { accessSettings } = await import("./app/_server/access");
+  // The job runner too: it marks the jobs a previous server process left unfinished as interrupted
+  // (a read-only inspector runs no jobs and leaves that to the servers that do).
+  const runner = accessSettings().readOnly ? Promise.resolve() : jobRunner();
+  await Promise.all([getStore(), runner]).catch((error: unknown) => {
     // The pages show what to check; the server keeps running.
     console.error(`backtrack: cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
   });

@@ -12,6 +12,29 @@ process.env.BACKTRACK_E2E_DB ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-
 export const E2E_DATABASE = `pglite:${process.env.BACKTRACK_E2E_DB}`;
 /** A second server whose database is unreachable (the error page's test). */
 export const UNREACHABLE_PORT = Number(process.env.E2E_UNREACHABLE_PORT ?? port + 1000);
+/** A read-only server (BACKTRACK_READ_ONLY=1) and a token-protected one, each on its own database folder. */
+export const READ_ONLY_PORT = port + 2000;
+export const TOKEN_PORT = port + 3000;
+/** The restart test starts (and kills) its own server here. */
+export const RESTART_PORT = port + 4000;
+export const E2E_TOKEN = "e2e-secret-token";
+
+/** A built server on `serverPort` over a fresh embedded database folder, with `env` added. */
+function ownServer(serverPort: number, env: Record<string, string>) {
+  // Chosen once (workers re-read this file): inherited through the environment like BACKTRACK_E2E_DB.
+  const variable = `BACKTRACK_E2E_DB_${serverPort}`;
+  process.env[variable] ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
+  const folder = process.env[variable];
+  return {
+    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${serverPort}`,
+    url: `http://127.0.0.1:${serverPort}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { DATABASE_URL: `pglite:${folder}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+  };
+}
 
 export default defineConfig({
   testDir: "e2e",
@@ -49,5 +72,7 @@ export default defineConfig({
       stdout: "pipe",
       stderr: "pipe",
     },
+    ownServer(READ_ONLY_PORT, { BACKTRACK_READ_ONLY: "1" }),
+    ownServer(TOKEN_PORT, { BACKTRACK_TOKEN: E2E_TOKEN }),
   ],
 });

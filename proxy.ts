@@ -18,7 +18,10 @@ export function proxy(request: NextRequest) {
   );
   if (decision.allow) return NextResponse.next();
   if (decision.signIn && !request.nextUrl.pathname.startsWith("/api/")) {
-    return NextResponse.redirect(new URL(decision.signIn, request.url));
+    // On the host the browser used: request.url names the one the server listens as (localhost for
+    // 127.0.0.1), and the session cookie set there would not be sent back here.
+    const host = request.headers.get("host");
+    return NextResponse.redirect(new URL(decision.signIn, host ? `${request.nextUrl.protocol}//${host}` : request.url));
   }
   return NextResponse.json({ error: { code: decision.code, message: decision.message } }, { status: decision.status });
 }

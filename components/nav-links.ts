@@ -8,4 +8,5 @@ export const NAV_LINKS: NavLink[] = [
   { href: "/runs", label: "Runs" },
   { href: "/sessions", label: "Sessions" },
   { href: "/diff", label: "Diff" },
+  { href: "/recovery", label: "Recovery" },
 ];

@@ -12,6 +12,14 @@ const STATUS: Record<string, number> = {
   reserved_name: 400,
   database_unreachable: 503,
   database_locked: 503,
+  // A run that cannot be replayed or decided as asked: well-formed, but not possible for this run.
+  no_recorded_input: 422,
+  no_memory_context: 422,
+  missing_tools: 422,
+  not_waiting: 409,
+  already_decided: 409,
+  run_exists: 409,
+  read_only: 403,
 };
 
 export function json(body: unknown, status = 200): NextResponse {
@@ -28,6 +36,19 @@ export function errorResponse(error: unknown): NextResponse {
 
 export function notFound(message: string): NextResponse {
   return json({ error: { code: "not_found", message } }, 404);
+}
+
+/** The request's JSON body parsed by `schema`, or a BadInputError naming each problem. */
+export async function parseBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new BadInputError("the request body must be JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new BadInputError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; "));
+  return parsed.data;
 }
 
 /** The request's query string parsed by `schema`, or a BadInputError naming each problem. */

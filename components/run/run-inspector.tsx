@@ -24,6 +24,7 @@ import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
+import { ReplayButton } from "./replay-dialog";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
@@ -34,9 +35,11 @@ export interface RunInspectorProps {
   /** summary: the run at `at`, computed by the server when it shipped the outline. */
   initial: RunInitial & { at: number; summary: StepSummary | null };
   secretKeys: string[];
+  /** What the server allows: replays (null when it is read-only) and the models they may use. */
+  replay: { models: string[] } | null;
 }
 
-function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: number }) {
+function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState; at: number; replay: RunInspectorProps["replay"] }) {
   return (
     <>
       <div className="run-header">
@@ -48,6 +51,7 @@ function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: nu
           {run.status === "running" || run.status === "paused" ? (live === "live" ? "live" : `${live}…`) : ""}
         </span>
         <span className="top-spacer" />
+        {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
       </div>
@@ -80,7 +84,7 @@ function RunHeader({ run, live, at }: { run: RunSummary; live: LiveState; at: nu
   );
 }
 
-export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
+export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps) {
   const runId = initial.run.runId;
   const router = useRouter();
   const client = useQueryClient();
@@ -119,7 +123,7 @@ export function RunInspector({ initial, secretKeys }: RunInspectorProps) {
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
-      <RunHeader run={run} live={data.live} at={at} />
+      <RunHeader run={run} live={data.live} at={at} replay={replay} />
       <TimelineControls
         last={lastSeq}
         at={at}

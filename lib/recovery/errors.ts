@@ -59,3 +59,13 @@ export class NoRecordedInputError extends BacktrackError {
     super("no_recorded_input", `run "${runId}" has no run:start record: its input and agent are unknown, so it cannot be resumed`);
   }
 }
+
+/** A decision (approve, answer) for a run that someone already decided: the first decision stands. */
+export class AlreadyDecidedError extends BacktrackError {
+  constructor(
+    readonly runId: string,
+    readonly by: string,
+  ) {
+    super("already_decided", `run "${runId}" was already decided by ${by}; the first decision stands`);
+  }
+}

@@ -121,7 +121,16 @@ async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promis
   throw new BadInputError(`no free replay id for "${source}" after ${MAX_SLOTS} tries; pass newRunId`);
 }
 
-export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunResult> {
+interface ReplayPlan {
+  agent: Agent;
+  model: Model;
+  input: RunInput;
+  newRunId: string;
+  disclosure?: StripDisclosure;
+}
+
+/** Everything before the drive: the frozen input, the memory plan, the model, the agent, and the claimed id. */
+async function planReplay(options: ReplayRunOptions): Promise<ReplayPlan> {
   const { journal, runId } = options;
   const header = await readHeader(journal, runId);
   const plan = await planMemory(journal, runId, header, { strip: options.stripMemoryContext === true, systemOverride: options.system });
@@ -137,11 +146,26 @@ export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunRes
     replayOf: runId,
   };
   const newRunId = await claimId(options, newHeader);
-  const outcome: ReplayRunResult = { newRunId, sourceRunId: runId, model: model.id, result: null, ...(plan.disclosure ? { memoryStripped: plan.disclosure } : {}) };
+  return { agent, model, input, newRunId, ...(plan.disclosure ? { disclosure: plan.disclosure } : {}) };
+}
+
+/**
+ * Checks that a replay can start (the source, its input, the memory record, the model, the tools)
+ * and claims its id by writing the new run's run:start, without driving it. A later
+ * `replayRun({ ...options, newRunId })` drives that claimed run (a background job does it): the
+ * caller learns the id, and every error it can fix, before the work starts.
+ */
+export async function reserveReplay(options: Omit<ReplayRunOptions, "onEvent" | "signal">): Promise<string> {
+  return (await planReplay(options)).newRunId;
+}
+
+export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunResult> {
+  const { agent, model, input, newRunId, disclosure } = await planReplay(options);
+  const outcome: ReplayRunResult = { newRunId, sourceRunId: options.runId, model: model.id, result: null, ...(disclosure ? { memoryStripped: disclosure } : {}) };
   try {
-    outcome.result = await agent.runResult(newRunId, input, { model, replayOf: runId, onEvent: options.onEvent, signal: options.signal });
+    outcome.result = await agent.runResult(newRunId, input, { model, replayOf: options.runId, onEvent: options.onEvent, signal: options.signal });
   } catch (error) {
-    if (!isPause(error)) throw new ReplayFailedError(runId, newRunId, error);
+    if (!isPause(error)) throw new ReplayFailedError(options.runId, newRunId, error);
     outcome.pause = error.state();
   }
   return outcome;

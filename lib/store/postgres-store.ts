@@ -240,6 +240,11 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     return recovery.releaseLease(this.client, runId, holder);
   }
 
+  /** The leases on these runs, expired ones included (the recovery board shows holder and expiry). */
+  leases(runIds: readonly string[]): Promise<recovery.LeaseRow[]> {
+    return recovery.leasesOf(this.client, runIds);
+  }
+
   async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {
     return this.client.listen(JOURNAL_CHANNEL, (payload) => {
       const note = parseNotification(payload);

@@ -73,3 +73,23 @@ export async function renewLease(client: SqlClient, runId: string, holder: strin
 export async function releaseLease(client: SqlClient, runId: string, holder: string): Promise<void> {
   await client.query(RELEASE_SQL, [runId, holder], { prepare: true });
 }
+
+export interface LeaseRow {
+  runId: string;
+  holder: string;
+  expiresAt: string;
+  /** Past its expiry: the holder stopped renewing it. */
+  expired: boolean;
+}
+
+// The ids travel as one JSON array: the same text parameter on postgres.js and PGlite.
+const LEASES_SQL = `
+SELECT run_id, holder, expires_at, expires_at <= now() AS expired FROM leases
+WHERE run_id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
+
+/** The leases on these runs (a run without one is absent). */
+export async function leasesOf(client: SqlClient, runIds: readonly string[]): Promise<LeaseRow[]> {
+  if (runIds.length === 0) return [];
+  const rows = await client.query<{ run_id: string; holder: string; expires_at: Date | string; expired: boolean }>(LEASES_SQL, [JSON.stringify(runIds)]);
+  return rows.map((row) => ({ runId: row.run_id, holder: row.holder, expiresAt: new Date(row.expires_at).toISOString(), expired: row.expired === true }));
+}

@@ -3,17 +3,24 @@ import { accessSettings, safeNext, sessionValue, SESSION_COOKIE } from "@/app/_s
 
 export const dynamic = "force-dynamic";
 
+/**
+ * A redirect to a path on this site with a relative Location: `request.url` names the host the
+ * server listens as (`localhost`), not the one the browser used (`127.0.0.1`), and a cookie set for
+ * one is not sent to the other, so an absolute redirect signed the user out again.
+ */
+function seeOther(path: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { location: path } });
+}
+
 /** The sign-in form posts here: a right token sets the session cookie; a wrong one goes back to the form. */
 export async function POST(request: NextRequest) {
   const form = await request.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
   const next = safeNext(String(form?.get("next") ?? ""));
   const { token: expected } = accessSettings();
-  if (!expected) return NextResponse.redirect(new URL(next, request.url), 303);
-  if (token !== expected) {
-    return NextResponse.redirect(new URL(`/sign-in?error=1&next=${encodeURIComponent(next)}`, request.url), 303);
-  }
-  const response = NextResponse.redirect(new URL(next, request.url), 303);
+  if (!expected) return seeOther(next);
+  if (token !== expected) return seeOther(`/sign-in?error=1&next=${encodeURIComponent(next)}`);
+  const response = seeOther(next);
   response.cookies.set(SESSION_COOKIE, sessionValue(expected), { httpOnly: true, sameSite: "strict", path: "/" });
   return response;
 }

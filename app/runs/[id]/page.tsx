@@ -2,8 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { runOutline } from "@/app/_server/outlines";
+import { accessSettings } from "@/app/_server/access";
 import { decodePathParam, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
+import { replayModels } from "@/app/_server/registry";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RunInspector } from "@/components/run/run-inspector";
 import { RECORD_PAGE } from "@/components/page-sizes";
@@ -40,6 +42,7 @@ export default async function RunPage({ params, searchParams }: IdPageProps) {
       key={runId}
       initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
+      replay={accessSettings().readOnly ? null : { models: replayModels() }}
     />
   );
 }

@@ -9,10 +9,10 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { demoRegistry } from "../../demo/registry";
-import { answer, approve, rootRunOf } from "../../recovery/decisions";
+import { recoveryCounts, recoverySentence, recoverWithRegistry, resumeRoot } from "../../recovery/actions";
+import { answer, approve } from "../../recovery/decisions";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "../../recovery/lease";
-import { driveRun, recover, type RecoveredRun, type RecoveryOutcome } from "../../recovery/recover";
-import { registryResume } from "../../recovery/resume";
+import type { RecoveredRun } from "../../recovery/recover";
 import { PostgresWaker } from "../../store/postgres-waker";
 import type { PostgresStore } from "../../store/postgres-store";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, withStore, type CommonOptions } from "../context";
@@ -27,8 +27,6 @@ interface DecisionOptions extends CommonOptions {
   reason?: string;
   leaseTtl?: string;
 }
-
-const OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
 
 function ttl(text: string | undefined): number {
   if (text === undefined) return DEFAULT_LEASE_TTL_MS;
@@ -50,16 +48,12 @@ function describe(run: RecoveredRun): string {
   return `${run.outcome.padEnd(8)} ${run.runId}${detail ? `  ${detail}` : ""}`;
 }
 
-const resumeOn = (store: PostgresStore) => registryResume(demoRegistry(), store, { waker: new PostgresWaker(store) });
-
 /** Resumes the root of `runId` under a lease and prints how it ended. */
 async function resumeAfterDecision(store: PostgresStore, runId: string, options: DecisionOptions, decided: Record<string, unknown>): Promise<void> {
-  const root = await rootRunOf(store, runId);
-  const outcome = await driveRun(store, root, resumeOn(store), { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl) });
-  const run = await store.run(root);
-  if (options.json) return printJson({ ...decided, resumed: outcome.run, run });
-  printLine(`${describe(outcome.run)}${outcome.run.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
-  if (outcome.run.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
+  const { root, resumed, run } = await resumeRoot(store, demoRegistry(), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
+  if (options.json) return printJson({ ...decided, resumed, run });
+  printLine(`${describe(resumed)}${resumed.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
+  if (resumed.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
 }
 
 async function finalText(store: PostgresStore, runId: string): Promise<string | undefined> {
@@ -77,22 +71,17 @@ export function registerRecovery(program: Command): void {
   ).action(async (options: RecoverOptions) => {
     const ttlMs = ttl(options.leaseTtl);
     await withStore(options, async (store) => {
-      const result = await recover(store, resumeOn(store), {
+      const result = await recoverWithRegistry(store, demoRegistry(), {
         ttlMs,
+        waker: new PostgresWaker(store),
         onProgress: (run) => {
           if (!options.json) printLine(describe(run));
         },
       });
-      const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, result.runs.filter((run) => run.outcome === outcome).length])) as Record<RecoveryOutcome, number>;
       if (options.json) {
-        printJson({ n: result.n, summary: counts, runs: result.runs, error: result.error ? { code: result.error.code, message: result.error.message } : null });
-      } else if (result.runs.length === 0) {
-        printLine("nothing to recover: every run is complete");
+        printJson({ n: result.n, summary: recoveryCounts(result.runs), runs: result.runs, error: result.error ? { code: result.error.code, message: result.error.message } : null });
       } else {
-        printLine(
-          `recovered ${result.n} run${result.n === 1 ? "" : "s"}: ${counts.complete} driven to completion, ${counts.paused} paused, ${counts.failed} failed` +
-            `${counts.leased || counts.lost ? `; ${counts.leased + counts.lost} held by another process` : ""}${counts.skipped ? `; ${counts.skipped} skipped` : ""}`,
-        );
+        printLine(recoverySentence(result));
       }
       if (result.error) process.exitCode = EXIT_CHECK_FAILED;
     });

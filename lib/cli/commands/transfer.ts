@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { SignalPayload, ToolResultPayload } from "../../agent/payloads";
 import { BadInputError, RunNotFoundError } from "../../journal/errors";
+import { importRuns } from "../../journal/import";
 import { parseJsonl, toJsonl } from "../../journal/jsonl";
 import type { Journal } from "../../journal/ports";
 import type { JournalRecord } from "../../journal/types";
@@ -39,15 +40,10 @@ export function registerTransfer(program: Command): void {
       } catch (error) {
         throw new BadInputError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
       }
-      const parsed = parseJsonl(text);
+      // Parsed before the database opens: a malformed file fails fast.
+      parseJsonl(text);
       await withStore(options, async (store) => {
-        for (const runId of parsed.runs.keys()) {
-          if (await store.run(runId)) throw new BadInputError(`run "${runId}" already exists in this database; nothing was imported`);
-        }
-        for (const records of parsed.runs.values()) {
-          for (const record of records) await store.append(record);
-        }
-        const result = { imported: parsed.count, runs: [...parsed.runs.keys()] };
+        const result = await importRuns(store, text);
         if (options.json) printJson(result);
         else printLine(`imported ${result.imported} records in ${result.runs.length} run(s): ${result.runs.join(", ")}`);
       });

@@ -1,0 +1,44 @@
+/**
+ * The server process's one JobRunner (replays and recovery passes run here, not in the request).
+ * Limits come from BACKTRACK_JOB_CONCURRENCY and BACKTRACK_JOB_TIMEOUT_MS (see lib/jobs/runner.ts).
+ * Created with the store; it reaps the jobs of a previous server process as `interrupted` once
+ * their heartbeat is stale, so a restart never leaves a job "running" forever.
+ */
+import "server-only";
+import { jobHandlers } from "@/lib/jobs/kinds";
+import { JobRunner } from "@/lib/jobs/runner";
+import { PostgresWaker } from "@/lib/store/postgres-waker";
+import { serverRegistry } from "./registry";
+import { getStore } from "./store";
+
+const KEY = Symbol.for("backtrack.inspector.jobs");
+type Holder = typeof globalThis & { [KEY]?: Promise<JobRunner> };
+
+function positive(text: string | undefined, name: string): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${text}"`);
+  return value;
+}
+
+async function start(): Promise<JobRunner> {
+  const store = await getStore();
+  const runner = new JobRunner(store.client, {
+    handlers: jobHandlers(store, serverRegistry(), { waker: new PostgresWaker(store) }),
+    concurrency: positive(process.env.BACKTRACK_JOB_CONCURRENCY, "BACKTRACK_JOB_CONCURRENCY"),
+    timeoutMs: positive(process.env.BACKTRACK_JOB_TIMEOUT_MS, "BACKTRACK_JOB_TIMEOUT_MS"),
+  });
+  await runner.reapInterrupted();
+  return runner;
+}
+
+export function jobRunner(): Promise<JobRunner> {
+  const holder = globalThis as Holder;
+  if (!holder[KEY]) {
+    holder[KEY] = start().catch((error: unknown) => {
+      delete holder[KEY];
+      throw error;
+    });
+  }
+  return holder[KEY];
+}

@@ -1,0 +1,138 @@
+"use client";
+
+/** The recovery board's actions: approve/deny, answer, and "Recover now" (a server job, polled for its summary). */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { FINISHED_JOB, getJson, postJson } from "../api";
+
+interface Resumed {
+  root: string;
+  resumed: { outcome: string; error?: string; pause?: { message: string } };
+}
+
+function outcomeText(result: Resumed): string {
+  const { outcome, error, pause } = result.resumed;
+  if (outcome === "complete") return `${result.root} resumed and completed`;
+  if (outcome === "paused") return `${result.root} resumed and paused again: ${pause?.message ?? ""}`;
+  if (outcome === "failed") return `${result.root} resumed and failed: ${error ?? ""}`;
+  return `${result.root}: ${outcome}`;
+}
+
+/** What an action ended with; the board shows it above the list (the run's row may vanish once it completes). */
+export interface ActionResult {
+  text: string;
+  error: boolean;
+}
+
+function useAction(onDone: (result: ActionResult) => void) {
+  const [pending, setPending] = useState(false);
+  const run = async (work: () => Promise<string>) => {
+    setPending(true);
+    let result: ActionResult;
+    try {
+      result = { text: await work(), error: false };
+    } catch (error) {
+      result = { text: error instanceof Error ? error.message : String(error), error: true };
+    }
+    setPending(false);
+    onDone(result);
+  };
+  return { pending, run };
+}
+
+export function DecisionButtons({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
+  const action = useAction(onDone);
+  const decide = (decision: "approve" | "deny") =>
+    action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) })));
+  return (
+    <div className="board-actions">
+      <button type="button" disabled={action.pending} onClick={() => void decide("approve")}>
+        Approve
+      </button>
+      <button type="button" disabled={action.pending} onClick={() => void decide("deny")}>
+        Deny
+      </button>
+    </div>
+  );
+}
+
+export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
+  const action = useAction(onDone);
+  const [text, setText] = useState("");
+  return (
+    <form
+      className="board-actions"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) })));
+      }}
+    >
+      <input type="text" aria-label="Answer" placeholder="Your answer" value={text} onChange={(event) => setText(event.target.value)} required />
+      <button type="submit" disabled={action.pending || text.trim() === ""}>
+        Send answer
+      </button>
+    </form>
+  );
+}
+
+interface RecoverJob {
+  jobId: string;
+  status: string;
+  error?: string;
+  sentence?: string;
+  result?: { runs: Array<{ runId: string; outcome: string; error?: string }> };
+}
+
+export function RecoverNow({ onDone }: { onDone: () => void }) {
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const job = useQuery({
+    queryKey: ["recover-job", jobId],
+    queryFn: async () => {
+      const answer = await getJson<RecoverJob>(`/api/recover/${encodeURIComponent(jobId ?? "")}`);
+      if (FINISHED_JOB.has(answer.status)) onDone();
+      return answer;
+    },
+    enabled: jobId !== null,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && FINISHED_JOB.has(query.state.data.status) ? false : 500),
+  });
+  const running = jobId !== null && (!job.data || !FINISHED_JOB.has(job.data.status));
+  const start = async () => {
+    setFailure(null);
+    try {
+      setJobId((await postJson<{ jobId: string }>("/api/recover", {})).jobId);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const data = job.data;
+  return (
+    <div className="board-actions">
+      <button type="button" onClick={() => void start()} disabled={running}>
+        Recover now
+      </button>
+      <span role="status" className="notice" aria-label="Recovery progress">
+        {running ? "Recovering…" : data?.status === "done" ? (data.sentence ?? "") : ""}
+      </span>
+      {failure || data?.status === "failed" || data?.status === "interrupted" ? (
+        <span role="alert" className="status-failed">
+          {failure ?? `Recovery ${data?.status ?? ""}: ${data?.error ?? ""}`}
+        </span>
+      ) : null}
+      {data?.status === "done" && data.result ? (
+        <details>
+          <summary>Each run</summary>
+          <ul>
+            {data.result.runs.map((run) => (
+              <li key={run.runId}>
+                <span className="mono">{run.runId}</span>: {run.outcome}
+                {run.error ? ` (${run.error})` : ""}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+"use client";
+
+/**
+ * The recovery board: every unfinished run, why it waits, its lease, and what a person can do
+ * (approve or deny a tool call, answer a question, run recovery). The list refetches on every
+ * live change (/api/stream) and polls while the stream is down. Controls are absent when the
+ * server is read-only (the API refuses them too).
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import type { BoardEntry } from "@/lib/recovery/board";
+import { formatTime } from "@/lib/inspect/view";
+import { getJson } from "../api";
+import { runHref } from "../links";
+import { useLiveChanges } from "../use-live";
+import { AnswerForm, DecisionButtons, RecoverNow, type ActionResult } from "./board-actions";
+
+const POLL_MS = 3_000;
+export const BOARD_KEY = ["recovery-board"];
+
+function Lease({ lease }: { lease: BoardEntry["lease"] }) {
+  if (!lease) return <span className="muted">none</span>;
+  return (
+    <>
+      <span className="mono">{lease.holder}</span>
+      <br />
+      <span className="muted">
+        {lease.expired ? "expired" : "expires"} {formatTime(lease.expiresAt)}
+      </span>
+    </>
+  );
+}
+
+export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; readOnly: boolean }) {
+  const client = useQueryClient();
+  const [by, setBy] = useState("inspector");
+  const live = useLiveChanges("/api/stream", () => void client.invalidateQueries({ queryKey: BOARD_KEY }));
+  const board = useQuery({
+    queryKey: BOARD_KEY,
+    queryFn: async () => (await getJson<{ runs: BoardEntry[] }>("/api/recovery")).runs,
+    initialData: initial,
+    staleTime: 0,
+    refetchInterval: live.connected ? false : POLL_MS,
+  });
+  const runs = board.data;
+  const refresh = () => void client.invalidateQueries({ queryKey: BOARD_KEY });
+  const [last, setLast] = useState<ActionResult | null>(null);
+  const acted = (result: ActionResult) => {
+    setLast(result);
+    refresh();
+  };
+
+  return (
+    <>
+      <h1>Recovery</h1>
+      <p className="muted">
+        Every unfinished run: waiting for an approval, an answer or a timer, halted on an unknown outcome, or cut off mid-drive. Recovery re-drives
+        them; a pause counts as recovered (the run waits again).
+      </p>
+      {readOnly ? (
+        <p className="notice">This inspector is read-only (BACKTRACK_READ_ONLY=1): approvals, answers and recovery are off.</p>
+      ) : (
+        <div className="toolbar">
+          <label>
+            Decided by <input type="text" value={by} onChange={(event) => setBy(event.target.value)} maxLength={120} />
+          </label>
+          <RecoverNow onDone={refresh} />
+        </div>
+      )}
+      {last ? (
+        <p role={last.error ? "alert" : "status"} aria-label="Last action" className={last.error ? "error-box" : "notice"}>
+          {last.text}
+        </p>
+      ) : null}
+      {board.error ? <p className="error-box">Could not refresh the list: {board.error.message}</p> : null}
+      {runs.length === 0 ? (
+        <p className="empty">Nothing to recover: every run is complete.</p>
+      ) : (
+        <table className="board" aria-label="Unfinished runs">
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Status</th>
+              <th>Waiting for</th>
+              <th>Lease</th>
+              {readOnly ? null : <th>Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.runId} data-run={run.runId}>
+                <td>
+                  <Link className="mono" href={runHref(run.runId)}>
+                    {run.runId}
+                  </Link>
+                  <br />
+                  <span className="muted">
+                    {run.agent ?? "—"}
+                    {run.parentRunId ? ` · sub-agent of ${run.parentRunId}` : ""}
+                  </span>
+                </td>
+                <td>
+                  <span className={`status status-${run.status}`}>{run.status}</span>
+                </td>
+                <td>{run.waiting.text}</td>
+                <td>
+                  <Lease lease={run.lease} />
+                </td>
+                {readOnly ? null : (
+                  <td>
+                    {run.waiting.action === "decide" && run.pause?.runId === run.runId ? <DecisionButtons runId={run.runId} by={by} onDone={acted} /> : null}
+                    {run.waiting.action === "answer" && run.pause?.runId === run.runId ? <AnswerForm runId={run.runId} by={by} onDone={acted} /> : null}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

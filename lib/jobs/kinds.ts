@@ -1,0 +1,54 @@
+/**
+ * The inspector's background job kinds, framework-free so that any server (or a test) can run
+ * them on a JobRunner: `replay` drives a replay whose id was reserved when it was asked for, and
+ * `recover` pushes every unfinished run forward. Inputs are plain JSON (they are stored in `jobs`).
+ */
+import type { Registry } from "../agent/registry";
+import type { Journal } from "../journal/ports";
+import { recoveryCounts, recoverWithRegistry, type RecoveryCounts } from "../recovery/actions";
+import type { RecoveredRun } from "../recovery/recover";
+import type { Waker } from "../recovery/waker";
+import { diffRuns } from "../regression/diff-runs";
+import { replayRun } from "../regression/replay-run";
+import type { JobHandler } from "./runner";
+
+export const REPLAY_JOB = "replay";
+export const RECOVER_JOB = "recover";
+
+export interface ReplayJobInput {
+  runId: string;
+  /** `recorded` or a registry model name. */
+  model: string;
+  stripMemoryContext: boolean;
+  /** Claimed by reserveReplay when the job was asked for. */
+  newRunId: string;
+}
+
+export interface ReplayJobOutput {
+  newRunId: string;
+  model: string;
+  paused: string | null;
+  diff: { divergentAt: number | null; summary: Record<string, number> };
+}
+
+export interface RecoverJobOutput {
+  n: number;
+  summary: RecoveryCounts;
+  runs: RecoveredRun[];
+  error: string | null;
+}
+
+export function jobHandlers(store: Journal, registry: Registry, options: { waker?: Waker } = {}): Record<string, JobHandler> {
+  return {
+    [REPLAY_JOB]: async (input, { signal }): Promise<ReplayJobOutput> => {
+      const request = input as ReplayJobInput;
+      const replayed = await replayRun({ journal: store, registry, runId: request.runId, model: request.model, stripMemoryContext: request.stripMemoryContext, newRunId: request.newRunId, signal });
+      const diff = await diffRuns(store, request.runId, replayed.newRunId);
+      return { newRunId: replayed.newRunId, model: replayed.model, paused: replayed.pause?.message ?? null, diff: { divergentAt: diff.divergentAt, summary: { ...diff.summary } } };
+    },
+    [RECOVER_JOB]: async (_input, { signal }): Promise<RecoverJobOutput> => {
+      const result = await recoverWithRegistry(store, registry, { waker: options.waker, signal });
+      return { n: result.n, summary: recoveryCounts(result.runs), runs: result.runs, error: result.error?.message ?? null };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The recovery board's projection: every unfinished run with why it waits, what would unblock
+ * it, and who holds its lease. `waitingFor` is pure (unit-tested); `recoveryBoard` reads a store.
+ */
+import type { PauseState, RunStatus, RunSummary } from "../journal/types";
+import type { Journal, Lister } from "../journal/ports";
+import { unfinished } from "./recover";
+
+export type WaitKind = "approval" | "interrupt" | "sleep" | "halt" | "running" | "failed";
+
+export interface Waiting {
+  kind: WaitKind;
+  /** One line for people: "pending approval: refund {"amount":900}", "sleeping until …". */
+  text: string;
+  /** What a person can do here: approve/deny, answer, or nothing but recovery. */
+  action: "decide" | "answer" | null;
+}
+
+function brief(value: unknown, width = 120): string {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** Why a run is unfinished, from its status and pause. */
+export function waitingFor(status: RunStatus, pause: PauseState | null, error: string | null = null): Waiting {
+  if (pause?.reason === "approval") return { kind: "approval", text: `pending approval: ${pause.toolName ?? "a tool"} ${brief(pause.args ?? {})}`, action: "decide" };
+  if (pause?.reason === "interrupt") return { kind: "interrupt", text: `interrupted: ${pause.question ?? pause.message}`, action: "answer" };
+  if (pause?.reason === "sleep") return { kind: "sleep", text: pause.wakeAt ? `sleeping until ${pause.wakeAt}` : "sleeping", action: null };
+  if (pause?.reason === "halt") return { kind: "halt", text: `halted on an unknown outcome: ${pause.message}`, action: null };
+  if (status === "failed") return { kind: "failed", text: `failed: ${error ?? "no error recorded"}`, action: null };
+  return { kind: "running", text: "running, or interrupted mid-drive (recovery re-drives it)", action: null };
+}
+
+export interface BoardEntry {
+  runId: string;
+  parentRunId: string | null;
+  agent: string | null;
+  status: RunStatus;
+  pause: PauseState | null;
+  waiting: Waiting;
+  lease: { holder: string; expiresAt: string; expired: boolean } | null;
+  updatedAt: string | null;
+}
+
+interface LeaseReader {
+  leases(runIds: readonly string[]): Promise<Array<{ runId: string; holder: string; expiresAt: string; expired: boolean }>>;
+}
+
+/** Every unfinished run, roots and sub-agents, in run-id order. */
+export async function recoveryBoard(store: Journal & Lister & LeaseReader): Promise<BoardEntry[]> {
+  const runs = await unfinished(store);
+  const ids = runs.map((run) => run.runId);
+  const leases = new Map((await store.leases(ids)).map((lease) => [lease.runId, lease]));
+  const summaries = await Promise.all(runs.map((run) => store.run(run.runId)));
+  return runs.map((run, index) => {
+    const summary: RunSummary | undefined = summaries[index];
+    const lease = leases.get(run.runId);
+    return {
+      runId: run.runId,
+      parentRunId: run.parentRunId,
+      agent: summary?.agent ?? null,
+      status: run.status,
+      pause: run.pause,
+      waiting: waitingFor(run.status, run.pause, summary?.error ?? null),
+      lease: lease ? { holder: lease.holder, expiresAt: lease.expiresAt, expired: lease.expired } : null,
+      updatedAt: summary?.updatedAt ?? null,
+    };
+  });
+}
