@@ -7,7 +7,7 @@ interface DiffBody {
   steps: Array<{ kind: string; detail: Record<string, unknown> }>;
 }
 
-test("replaying order-123 under demo/v2 from the run page lands on the diff, which diverges at the chargeCard decision", async ({ page, request }) => {
+test("replaying order-123 under demo/v2 from the run page lands on the diff, which diverges at the chargeCard decision", async ({ page, request }, testInfo) => {
   await page.goto("/runs/order-123");
   await page.getByRole("button", { name: "Replay", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Replay order-123" });
@@ -15,7 +15,9 @@ test("replaying order-123 under demo/v2 from the run page lands on the diff, whi
   await dialog.getByLabel("A model from the registry").check();
   await dialog.getByLabel("Registry model").selectOption("demo/v2");
   await expect(dialog.getByText("The system text is untouched")).toBeVisible();
-  await dialog.screenshot({ path: "docs/replay.png" });
+  // The README's screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
+  await dialog.screenshot({ path: testInfo.outputPath("replay.png") });
+  if (process.env.BACKTRACK_UPDATE_SCREENSHOTS === "1") await dialog.screenshot({ path: "docs/replay.png" });
   await dialog.getByRole("button", { name: "Start replay" }).click();
 
   await page.waitForURL(/\/diff\?a=order-123&b=/);
