@@ -145,8 +145,11 @@ export class MemStore extends JournalBase implements Lister, Leaser {
     return found.map((run) => ({
       runId: run.runId,
       parentRunId: run.parentRunId,
+      agent: run.agent,
       status: run.status,
       pause: structuredClone(run.pause),
+      error: run.error,
+      updatedAt: run.updatedAt,
       leaseHolder: this.leases.holderOf(run.runId),
       abandoned: this.leases.abandoned(run.runId),
     }));

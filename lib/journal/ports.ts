@@ -53,8 +53,13 @@ export interface Journal extends Durable {
 export interface UnfinishedRun {
   runId: string;
   parentRunId: string | null;
+  /** From the run's summary row, so that a board of unfinished runs needs no query per run. */
+  agent: string | null;
   status: RunStatus;
   pause: PauseState | null;
+  /** The failure the run last reported, if any. */
+  error: string | null;
+  updatedAt: string;
   /** The holder of a live lease on the run, or null when nobody holds one (see Leaser). */
   leaseHolder: string | null;
   /** Its lease expired without a release: the holder stopped renewing (it crashed). */

@@ -1,8 +1,9 @@
 /**
  * The recovery board's projection: every unfinished run with why it waits, what would unblock
- * it, and who holds its lease. `waitingFor` is pure (unit-tested); `recoveryBoard` reads a store.
+ * it, and who holds its lease. `waitingFor` is pure (unit-tested); `recoveryBoard` reads a store
+ * in two queries whatever the number of runs: the unfinished runs (Lister) and their leases.
  */
-import type { PauseState, RunStatus, RunSummary } from "../journal/types";
+import type { PauseState, RunStatus } from "../journal/types";
 import type { Journal, Lister } from "../journal/ports";
 import { unfinished } from "./recover";
 
@@ -51,19 +52,17 @@ export async function recoveryBoard(store: Journal & Lister & LeaseReader): Prom
   const runs = await unfinished(store);
   const ids = runs.map((run) => run.runId);
   const leases = new Map((await store.leases(ids)).map((lease) => [lease.runId, lease]));
-  const summaries = await Promise.all(runs.map((run) => store.run(run.runId)));
-  return runs.map((run, index) => {
-    const summary: RunSummary | undefined = summaries[index];
+  return runs.map((run) => {
     const lease = leases.get(run.runId);
     return {
       runId: run.runId,
       parentRunId: run.parentRunId,
-      agent: summary?.agent ?? null,
+      agent: run.agent,
       status: run.status,
       pause: run.pause,
-      waiting: waitingFor(run.status, run.pause, summary?.error ?? null),
+      waiting: waitingFor(run.status, run.pause, run.error),
       lease: lease ? { holder: lease.holder, expiresAt: lease.expiresAt, expired: lease.expired } : null,
-      updatedAt: summary?.updatedAt ?? null,
+      updatedAt: run.updatedAt,
     };
   });
 }

@@ -11,7 +11,7 @@ import type { SqlClient } from "./sql-client";
 // joined to leases by primary key. completed_at also filters: a run whose status was overwritten
 // after its run:complete (a late failure report) is still complete.
 const UNFINISHED_SQL = `
-SELECT r.run_id, r.parent_run_id, r.status, r.pause::text AS pause,
+SELECT r.run_id, r.parent_run_id, r.agent, r.status, r.pause::text AS pause, r.error, r.updated_at,
        CASE WHEN l.expires_at > now() THEN l.holder END AS lease_holder,
        COALESCE(l.expires_at <= now(), false) AS abandoned
 FROM runs r LEFT JOIN leases l ON l.run_id = r.run_id
@@ -44,8 +44,11 @@ const DEFAULT_UNFINISHED_PAGE = 10_000;
 interface UnfinishedRow {
   run_id: string;
   parent_run_id: string | null;
+  agent: string | null;
   status: string;
   pause: string | null;
+  error: string | null;
+  updated_at: Date | string;
   lease_holder: string | null;
   abandoned: boolean;
 }
@@ -55,8 +58,11 @@ export async function unfinishedRuns(client: SqlClient, query: UnfinishedQuery =
   return rows.map((row) => ({
     runId: row.run_id,
     parentRunId: row.parent_run_id,
+    agent: row.agent,
     status: row.status as RunStatus,
     pause: row.pause === null ? null : (JSON.parse(row.pause) as PauseState),
+    error: row.error,
+    updatedAt: (row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at)).toISOString(),
     leaseHolder: row.lease_holder,
     abandoned: row.abandoned === true,
   }));

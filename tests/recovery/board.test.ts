@@ -73,6 +73,11 @@ describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("recovery bo
     expect(leased?.lease).toMatchObject({ holder: "worker-7", expired: false });
     expect(Date.parse(leased?.lease?.expiresAt ?? "")).toBeGreaterThan(Date.now());
     expect(board.find((entry) => entry.runId === "refund-900")).toMatchObject({ agent: "support", lease: null, waiting: { action: "decide" } });
+    // The board reads agent and last update from the enumeration itself (no query per run): the same as each summary row.
+    for (const entry of board) {
+      const summary = await store.run(entry.runId);
+      expect([entry.agent, entry.updatedAt]).toEqual([summary?.agent, summary?.updatedAt]);
+    }
     await store.releaseLease("follow-up-3", "worker-7");
   });
 
