@@ -275,6 +275,10 @@ describe.each(SESSION_DATABASES)("session service: $name", (kind) => {
       { author: "agent", partial: true },
       { author: "agent", timestamp: "not a date" },
       { author: "agent", content: { fn: () => 1 } },
+      { author: "agent", content: [1, Number.POSITIVE_INFINITY] },
+      { author: "agent", content: { at: new Date() } },
+      { author: "agent", content: { symbol: Symbol("not JSON") } },
+      { author: "agent", content: { nested: [{ gone: undefined }] } },
     ];
     for (const bad of badEvents) {
       const error = await caught(() => service.appendEvent(session, bad as never));
