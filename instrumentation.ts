@@ -1,4 +1,8 @@
-/** Opens the store (and the job runner) when the server starts, so that an embedded database is owned (and the demo written) before the first request. */
+/**
+ * Opens the store (and the job runner, with the registry of backtrack.config.ts) when the server
+ * starts, so that an embedded database is owned (and the demo written) before the first request,
+ * and a config that cannot load is reported at once.
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getStore } = await import("./app/_server/store");
@@ -9,6 +13,6 @@ export async function register(): Promise<void> {
   const runner = accessSettings().readOnly ? Promise.resolve() : jobRunner();
   await Promise.all([getStore(), runner]).catch((error: unknown) => {
     // The pages show what to check; the server keeps running.
-    console.error(`backtrack: cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`backtrack: cannot start: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

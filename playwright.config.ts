@@ -1,6 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 /**
@@ -58,7 +58,8 @@ export default defineConfig({
       url: `http://127.0.0.1:${port}/api/health`,
       timeout: 120_000,
       reuseExistingServer: false,
-      env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1" },
+      // A user's config with one more model (e2e/replay.spec.ts replays under it).
+      env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1", BACKTRACK_CONFIG: resolve("e2e/fixtures/backtrack.config.mts") },
       stdout: "pipe",
       stderr: "pipe",
     },

@@ -34,6 +34,22 @@ test("replaying order-123 under demo/v2 from the run page lands on the diff, whi
   expect(replayed.run.status).toBe("complete");
 });
 
+test("a model from the user's backtrack.config: the dialog offers it, and the replay under it lands on its diff", async ({ page, request }) => {
+  await page.goto("/runs/order-123");
+  await page.getByRole("button", { name: "Replay", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Replay order-123" });
+  await dialog.getByLabel("A model from the registry").check();
+  await dialog.getByLabel("Registry model").selectOption("acme/scripted");
+  await dialog.getByRole("button", { name: "Start replay" }).click();
+
+  await page.waitForURL(/\/diff\?a=order-123&b=/);
+  const newRunId = new URL(page.url()).searchParams.get("b") ?? "";
+  const diff = (await (await request.get(`/api/diff?a=order-123&b=${encodeURIComponent(newRunId)}`)).json()) as DiffBody;
+  expect(diff.divergentAt).toBe(0);
+  expect(diff.steps[0]?.detail.toolCallsB).toEqual([expect.objectContaining({ toolName: "chargeCard", args: { orderId: "123", amount: 50 } })]);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(newRunId);
+});
+
 test("the replay API: 202 with a job that ends done, and JSON errors for unknown runs, unknown models and bad bodies", async ({ request }) => {
   const started = await request.post("/api/runs/order-123/replays", { data: { mode: "recorded" } });
   expect(started.status()).toBe(202);

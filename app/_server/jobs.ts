@@ -24,7 +24,7 @@ function positive(text: string | undefined, name: string): number | undefined {
 async function start(): Promise<JobRunner> {
   const store = await getStore();
   const runner = new JobRunner(store.client, {
-    handlers: jobHandlers(store, serverRegistry(), { waker: new PostgresWaker(store) }),
+    handlers: jobHandlers(store, await serverRegistry(), { waker: new PostgresWaker(store) }),
     concurrency: positive(process.env.BACKTRACK_JOB_CONCURRENCY, "BACKTRACK_JOB_CONCURRENCY"),
     timeoutMs: positive(process.env.BACKTRACK_JOB_TIMEOUT_MS, "BACKTRACK_JOB_TIMEOUT_MS"),
   });

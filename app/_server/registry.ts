@@ -1,23 +1,24 @@
 /**
- * The server's registry of agents and models: the demo's (demo/v1, demo/v2 and the demo agents).
- * The inspector's bundle never loads backtrack.config.ts (only the CLI does), so what a replay
- * from the inspector can use is exactly this list.
+ * The server's registry of agents and models: the demo's, plus the user's backtrack.config.ts
+ * (BACKTRACK_CONFIG, which `backtrack start` sets from the folder it was started in, else a
+ * backtrack.config.* in the server's folder). Loaded once per process; a config that fails to load
+ * fails every request that needs the registry with its ConfigError (and the server logs it at boot).
  */
 import "server-only";
 import type { Registry } from "@/lib/agent/registry";
-import { demoRegistry } from "@/lib/demo/registry";
+import { loadRegistry } from "@/lib/regression/config-file";
 import { replayModelNames } from "@/lib/regression/models";
 
 const KEY = Symbol.for("backtrack.inspector.registry");
-type Holder = typeof globalThis & { [KEY]?: Registry };
+type Holder = typeof globalThis & { [KEY]?: Promise<Registry> };
 
-export function serverRegistry(): Registry {
+export function serverRegistry(): Promise<Registry> {
   const holder = globalThis as Holder;
-  holder[KEY] ??= demoRegistry();
+  holder[KEY] ??= loadRegistry();
   return holder[KEY];
 }
 
 /** The registry's model names a replay may pick (without `recorded`, which the dialog offers apart). */
-export function replayModels(): string[] {
-  return replayModelNames(serverRegistry()).slice(1);
+export async function replayModels(): Promise<string[]> {
+  return replayModelNames(await serverRegistry()).slice(1);
 }

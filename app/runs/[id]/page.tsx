@@ -42,7 +42,9 @@ export default async function RunPage({ params, searchParams }: IdPageProps) {
       key={runId}
       initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
-      replay={accessSettings().readOnly ? null : { models: replayModels() }}
+      // A config that fails to load must not hide the run: the dialog then offers the recorded
+      // outputs only, and a replay under a model answers with the config's error.
+      replay={accessSettings().readOnly ? null : { models: await replayModels().catch(() => []) }}
     />
   );
 }

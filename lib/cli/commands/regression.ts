@@ -11,7 +11,7 @@ import { diffRuns } from "../../regression/diff-runs";
 import { ReplayFailedError } from "../../regression/errors";
 import { RECORDED_MODEL } from "../../regression/models";
 import { replayRun } from "../../regression/replay-run";
-import { loadRegistry } from "../config";
+import { loadRegistry } from "../../regression/config-file";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, table, withStore, type CommonOptions } from "../context";
 
 interface ReplayOptions extends CommonOptions {

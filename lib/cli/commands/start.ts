@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import { findConfig } from "../../regression/config-file";
 import { resolveDatabase } from "../../store/connection";
 import { CliError, printLine } from "../context";
 
@@ -12,6 +13,7 @@ interface StartOptions {
   host: string;
   db?: string;
   build?: boolean;
+  config?: string;
 }
 
 /** The folder holding package.json and .next (the app is served from there). */
@@ -48,19 +50,22 @@ export function registerStart(program: Command): void {
     .option("--host <host>", "address to listen on (127.0.0.1: this machine only)", "127.0.0.1")
     .option("--db <url>", "postgres://… or pglite:PATH (default: DATABASE_URL, then .backtrack/)")
     .option("--build", "build again even if a build exists")
+    .option("--config <path>", "backtrack.config.ts with your models and agents, for replays and recovery from the inspector (default: BACKTRACK_CONFIG, then backtrack.config.* here)")
     .action(async (options: StartOptions) => {
       const root = appRoot();
       const target = resolveDatabase(options.db);
       // The server resolves relative folders against its own cwd (the app root): pass an absolute one.
       const databaseUrl = target.kind === "server" ? target.url : `pglite:${resolve(target.folder)}`;
       const nextBin = createRequire(join(root, "package.json")).resolve("next/dist/bin/next");
-      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl };
+      // The server runs in the app's folder: hand it the config found here, as an absolute path.
+      const config = findConfig(options.config);
+      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, ...(config ? { BACKTRACK_CONFIG: config } : {}) };
       if (options.build || !existsSync(join(root, ".next", "BUILD_ID"))) {
         printLine("building the inspector (first start only, about a minute)…");
         const code = await run(process.execPath, [nextBin, "build"], root, env);
         if (code !== 0) throw new CliError(`the build failed (exit ${code})`, 1);
       }
-      printLine(`Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl})`);
+      printLine(`Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""})`);
       const code = await run(process.execPath, [nextBin, "start", "-H", options.host, "-p", options.port], root, env);
       process.exitCode = code;
     });

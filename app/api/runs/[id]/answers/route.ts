@@ -24,7 +24,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const store = await getStore();
     const decided = await answer(store, id, asked.text, { by: asked.by ?? "inspector" });
     if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeRoot(store, serverRegistry(), id, { waker: new PostgresWaker(store) });
+    const resumed = await resumeRoot(store, await serverRegistry(), id, { waker: new PostgresWaker(store) });
     return json({ runId: decided.runId, answer: decided.record.payload, ...resumed });
   } catch (error) {
     return errorResponse(error);

@@ -25,7 +25,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const store = await getStore();
     const decided = await approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason });
     if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeRoot(store, serverRegistry(), id, { waker: new PostgresWaker(store) });
+    const resumed = await resumeRoot(store, await serverRegistry(), id, { waker: new PostgresWaker(store) });
     return json({ runId: decided.runId, decision: decided.record.payload, ...resumed });
   } catch (error) {
     return errorResponse(error);

@@ -27,15 +27,16 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
+    const models = await replayModels();
     if (asked.mode === "recorded" && asked.model) throw new BadInputError(`mode "recorded" replays the run's own outputs: it takes no model (use mode "model" for ${asked.model})`);
-    if (asked.mode === "model" && !asked.model) throw new BadInputError(`mode "model" needs a model: one of ${replayModels().join(", ")}`);
-    if (asked.mode === "model" && asked.model && !replayModels().includes(asked.model)) {
-      throw new BadInputError(`unknown model "${asked.model}": this inspector knows ${replayModels().join(", ")}`);
+    if (asked.mode === "model" && !asked.model) throw new BadInputError(`mode "model" needs a model: one of ${models.join(", ")}`);
+    if (asked.mode === "model" && asked.model && !models.includes(asked.model)) {
+      throw new BadInputError(`unknown model "${asked.model}": this inspector knows ${models.join(", ")}`);
     }
     const model = asked.mode === "model" && asked.model ? asked.model : RECORDED_MODEL;
     const stripMemoryContext = asked.stripMemoryContext === true;
     const store = await getStore();
-    const newRunId = await reserveReplay({ journal: store, registry: serverRegistry(), runId: id, model, stripMemoryContext });
+    const newRunId = await reserveReplay({ journal: store, registry: await serverRegistry(), runId: id, model, stripMemoryContext });
     const input: ReplayJobInput = { runId: id, model, stripMemoryContext, newRunId };
     const job = await (await jobRunner()).submit(REPLAY_JOB, input);
     return json({ jobId: job.jobId, newRunId }, 202);
