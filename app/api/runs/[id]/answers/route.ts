@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { errorResponse, json, parseBody } from "@/app/_server/http";
-import { serverRegistry } from "@/app/_server/registry";
+import { resumeDecided } from "@/app/_server/resume";
 import { getStore } from "@/app/_server/store";
-import { resumeRoot } from "@/lib/recovery/actions";
 import { answer } from "@/lib/recovery/decisions";
 import { AlreadyDecidedError } from "@/lib/recovery/errors";
-import { PostgresWaker } from "@/lib/store/postgres-waker";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +22,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const store = await getStore();
     const decided = await answer(store, id, asked.text, { by: asked.by ?? "inspector" });
     if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeRoot(store, await serverRegistry(), id, { waker: new PostgresWaker(store) });
+    const resumed = await resumeDecided(store, id);
     return json({ runId: decided.runId, answer: decided.record.payload, ...resumed });
   } catch (error) {
     return errorResponse(error);

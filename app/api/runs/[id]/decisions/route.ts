@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { errorResponse, json, parseBody } from "@/app/_server/http";
-import { serverRegistry } from "@/app/_server/registry";
+import { resumeDecided } from "@/app/_server/resume";
 import { getStore } from "@/app/_server/store";
-import { resumeRoot } from "@/lib/recovery/actions";
 import { approve } from "@/lib/recovery/decisions";
 import { AlreadyDecidedError } from "@/lib/recovery/errors";
-import { PostgresWaker } from "@/lib/store/postgres-waker";
 
 export const dynamic = "force-dynamic";
 
@@ -25,7 +23,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
     const store = await getStore();
     const decided = await approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason });
     if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeRoot(store, await serverRegistry(), id, { waker: new PostgresWaker(store) });
+    const resumed = await resumeDecided(store, id);
     return json({ runId: decided.runId, decision: decided.record.payload, ...resumed });
   } catch (error) {
     return errorResponse(error);
