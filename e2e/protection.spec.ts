@@ -9,6 +9,7 @@ const MUTATIONS: Array<{ path: string; data: unknown }> = [
   { path: "/api/runs/order-123/replays", data: { mode: "recorded" } },
   { path: "/api/runs/refund-900/decisions", data: { decision: "approve" } },
   { path: "/api/runs/concierge-5/answers", data: { text: "Saturday" } },
+  { path: "/api/runs/payout-9/resolutions", data: { outcome: "retry" } },
   { path: "/api/recover", data: {} },
   { path: "/api/import", data: "" },
 ];
@@ -25,7 +26,7 @@ test("a cross-origin POST to each mutating endpoint is refused", async ({ reques
 });
 
 test("the mutating endpoints take POST only", async ({ request }) => {
-  for (const path of ["/api/runs/order-123/replays", "/api/runs/refund-900/decisions", "/api/runs/concierge-5/answers", "/api/recover", "/api/import"]) {
+  for (const { path } of MUTATIONS) {
     expect((await request.get(path)).status(), path).toBe(405);
   }
 });
@@ -39,7 +40,8 @@ test("a read-only server hides the mutation controls and refuses the calls", asy
   await page.goto(`${readOnly}/recovery`);
   await expect(page.locator('tr[data-run="refund-900"]')).toContainText("pending approval");
   await expect(page.getByText("This inspector is read-only")).toBeVisible();
-  for (const name of ["Approve", "Deny", "Send answer", "Recover now"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
+  await expect(page.locator('tr[data-run="payout-9"]')).toContainText("halted on an unknown outcome");
+  for (const name of ["Approve", "Deny", "Send answer", "It succeeded", "It failed", "Retry", "Recover now"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: "Answer" })).toHaveCount(0);
 
   for (const { path, data } of MUTATIONS) {

@@ -62,3 +62,21 @@ test("Recover now runs recovery on the server and shows its summary", async ({ p
   const list = (await (await request.get("/api/recovery")).json()) as { runs: Array<{ runId: string; waiting: { kind: string } }> };
   expect(list.runs.find((run) => run.runId === "payout-9")?.waiting.kind).toBe("halt");
 });
+
+test("resolving the halted payout from the board: the person's result becomes the call's, and the run completes", async ({ page, request }) => {
+  await page.goto("/recovery");
+  await page.getByLabel("Decided by").fill("e2e-ops");
+  const payout = row(page, "payout-9");
+  await payout.getByRole("textbox", { name: "Result (JSON)" }).fill("not json");
+  await payout.getByRole("button", { name: "It succeeded" }).click();
+  await expect(page.getByRole("alert", { name: "Last action" })).toContainText("The result must be JSON");
+  await payout.getByRole("textbox", { name: "Result (JSON)" }).fill('{"sent": 250, "receipt": "bank-77"}');
+  await payout.getByRole("button", { name: "It succeeded" }).click();
+  await expect(page.getByText(/payout-9 resumed and completed/)).toBeVisible();
+  await expect(row(page, "payout-9")).toHaveCount(0);
+  const result = (await (await request.get("/api/runs/payout-9/records?from=0&limit=50")).json()) as { records: Array<{ name: string; payload: Record<string, unknown> }> };
+  expect(result.records.find((record) => record.name === "turn:0:call:0:resolution:1")?.payload).toMatchObject({ outcome: "succeeded", by: "e2e-ops" });
+  expect(result.records.find((record) => record.name === "turn:0:call:0:result")?.payload).toMatchObject({ result: { sent: 250, receipt: "bank-77" }, isError: false });
+  const again = await request.post("/api/runs/payout-9/resolutions", { data: { outcome: "retry" } });
+  expect(again.status()).toBe(409);
+});

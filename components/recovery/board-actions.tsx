@@ -1,6 +1,6 @@
 "use client";
 
-/** The recovery board's actions: approve/deny, answer, and "Recover now" (a server job, polled for its summary). */
+/** The recovery board's actions: approve/deny, answer, resolve an unknown outcome, and "Recover now" (a server job, polled for its summary). */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { FINISHED_JOB, getJson, postJson } from "../api";
@@ -72,6 +72,44 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
         Send answer
       </button>
     </form>
+  );
+}
+
+type Outcome = "succeeded" | "failed" | "retry";
+
+/**
+ * A halted call, after the person checked downstream: it took effect (with its result, as JSON),
+ * it did not (the model is told), or it did not and may run once more.
+ */
+export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
+  const action = useAction(onDone);
+  const [result, setResult] = useState("");
+  const resolve = (outcome: Outcome) =>
+    action.run(async () => {
+      let parsed: unknown = null;
+      if (outcome === "succeeded" && result.trim() !== "") {
+        try {
+          parsed = JSON.parse(result);
+        } catch {
+          throw new Error("The result must be JSON, for example {\"receipt\": \"r-1\"}");
+        }
+      }
+      const body = { outcome, ...(outcome === "succeeded" ? { result: parsed } : {}), ...(by.trim() ? { by: by.trim() } : {}) };
+      return outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/resolutions`, body));
+    });
+  return (
+    <div className="board-actions">
+      <input type="text" aria-label="Result (JSON)" placeholder='Result if it succeeded, e.g. {"ok": true}' value={result} onChange={(event) => setResult(event.target.value)} />
+      <button type="button" disabled={action.pending} onClick={() => void resolve("succeeded")}>
+        It succeeded
+      </button>
+      <button type="button" disabled={action.pending} onClick={() => void resolve("failed")}>
+        It failed
+      </button>
+      <button type="button" disabled={action.pending} onClick={() => void resolve("retry")}>
+        Retry
+      </button>
+    </div>
   );
 }
 

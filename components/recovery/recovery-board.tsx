@@ -14,7 +14,7 @@ import { formatTime } from "@/lib/inspect/view";
 import { getJson } from "../api";
 import { runHref } from "../links";
 import { useLiveChanges } from "../use-live";
-import { AnswerForm, DecisionButtons, RecoverNow, type ActionResult } from "./board-actions";
+import { AnswerForm, DecisionButtons, RecoverNow, ResolveForm, type ActionResult } from "./board-actions";
 
 const POLL_MS = 3_000;
 export const BOARD_KEY = ["recovery-board"];
@@ -111,6 +111,7 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
                   <td>
                     {run.waiting.action === "decide" && run.pause?.runId === run.runId ? <DecisionButtons runId={run.runId} by={by} onDone={acted} /> : null}
                     {run.waiting.action === "answer" && run.pause?.runId === run.runId ? <AnswerForm runId={run.runId} by={by} onDone={acted} /> : null}
+                    {run.waiting.action === "resolve" && run.pause?.runId === run.runId ? <ResolveForm runId={run.runId} by={by} onDone={acted} /> : null}
                   </td>
                 )}
               </tr>

@@ -11,7 +11,7 @@
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
 import type { Journal } from "../journal/ports";
-import { approvalName, attemptName, callName, memoryContextName, resultName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
+import { approvalName, attemptName, callName, memoryContextName, resultName, retryName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
 import type { Waker } from "../recovery/waker";
 import { InputMismatchError, MaxTurnsError, type Agent, type RunResult } from "./agent";
@@ -22,7 +22,7 @@ import { readMemoryContext, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
-import { stoppedAtPause } from "./resume-rules";
+import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
 import { describeTool, type AnyTool } from "./tool";
 
@@ -254,7 +254,18 @@ export class Drive implements SagaHost {
     const idempotencyKey = stableHash({ runId: this.runId, call: name, tool: call.toolName, args });
     const retrySafe = definition.safety?.idempotencyKey === true;
     if (this.recorded.has(attemptName(name))) {
-      if (!retrySafe && !stoppedAtPause(this.recorded.values(), name)) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
+      if (!retrySafe && !stoppedAtPause(this.recorded.values(), name)) {
+        const { n, resolution } = openResolution(this.recorded, name);
+        if (!resolution) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
+        if (resolution.outcome === "succeeded") return this.finishCall(name, call, resolution.result ?? null, false, 0, args);
+        if (resolution.outcome === "failed") {
+          const error = `${call.toolName} did not complete (resolved by ${resolution.by}${resolution.reason ? `: ${resolution.reason}` : ""})`;
+          return this.finishCall(name, call, { error }, true, 0, args);
+        }
+        // Retry: the marker first, so that this run being cut off too is an unknown outcome again.
+        const { created } = await this.append(retryName(name, n), "signal", { type: "retry", resolution: n });
+        if (!created) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
+      }
     } else {
       this.signal.throwIfAborted();
       const attempt: AttemptPayload = { toolCallId: call.toolCallId, toolName: call.toolName, args, idempotencyKey };

@@ -63,6 +63,8 @@ export type SignalPayload =
   | SleepPayload
   | { type: "interrupt"; question: string }
   | AnswerPayload
+  | ResolutionPayload
+  | { type: "retry"; resolution: number }
   | { type: string; [key: string]: unknown };
 
 export interface SleepPayload {
@@ -70,6 +72,20 @@ export interface SleepPayload {
   /** When the run may go on (ISO 8601). */
   wakeAt: string;
   ms: number;
+}
+
+/**
+ * `<call>:resolution:<n>`: a human's resolution of a call whose outcome was unknown (the run halted):
+ * it took effect with `result` ("succeeded"), it did not and the model is told so ("failed", with
+ * `reason`), or it did not and may run once more ("retry", with the same idempotency key).
+ */
+export interface ResolutionPayload {
+  type: "resolution";
+  outcome: "succeeded" | "failed" | "retry";
+  result?: unknown;
+  reason?: string;
+  by: string;
+  at: string;
 }
 
 /** `<call>:ask:<n>:answer`: a human's answer to an interrupt. */

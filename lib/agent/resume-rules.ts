@@ -7,8 +7,15 @@
  *   have done anything since, so the outcome is unknown and the run halts (ResumeHalt), unless
  *   the tool declares `safety.idempotencyKey`.
  * Records a human writes under the call (approval, answers) are not the tool's progress.
+ *
+ * A halted call goes on once a human resolves it (`<call>:resolution:<n>`, see ResolutionPayload):
+ * resolution n answers the n-th unknown outcome, where n - 1 is the number of retries already
+ * made (`<call>:retry:<k>`, written before the call runs again). So a retry that is cut off too is
+ * an unknown outcome again, and waits for resolution n + 1: no call ever runs twice on its own.
  */
+import { resolutionName, retryName } from "../journal/names";
 import type { JournalRecord } from "../journal/types";
+import type { ResolutionPayload } from "./payloads";
 
 const PAUSE_POINTS = new Set(["interrupt", "sleep", "subagent"]);
 
@@ -27,4 +34,12 @@ export function stoppedAtPause(records: Iterable<JournalRecord>, call: string): 
 
 function isAnswer(record: JournalRecord): boolean {
   return record.kind === "signal" && (record.payload as { type?: unknown } | null)?.type === "answer";
+}
+
+/** The resolution the call's current unknown outcome needs (number `n`), and that resolution if a human gave it. */
+export function openResolution(recorded: ReadonlyMap<string, JournalRecord>, call: string): { n: number; resolution?: ResolutionPayload } {
+  let n = 1;
+  while (recorded.has(retryName(call, n))) n += 1;
+  const record = recorded.get(resolutionName(call, n));
+  return record ? { n, resolution: record.payload as ResolutionPayload } : { n };
 }

@@ -3,7 +3,7 @@
  * follow-up asleep until tomorrow, a question waiting for its answer, and a payout halted on an
  * unknown outcome (its bank call was cut off after its attempt record, before any result).
  * Unblock them with `backtrack approve refund-900`, `backtrack answer concierge-5 Saturday`,
- * `backtrack recover` (the sleep, once due).
+ * `backtrack recover` (the sleep, once due), `backtrack resolve payout-9 --retry` (after checking the bank).
  */
 import type { Journal } from "../journal/ports";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent, type Bank } from "./recovery-agents";

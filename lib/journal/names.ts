@@ -12,6 +12,8 @@
  *     …:sleep:<n>                    a durable sleep's wake time (signal)
  *     …:agent:<n>                    a sub-agent's start (signal)
  *     …:<point>:passed               the tool went on past that pause point (attempt)
+ *   turn:<t>:call:<i>:resolution:<n>   a human's resolution of the n-th unknown outcome (signal)
+ *   turn:<t>:call:<i>:retry:<n>        the call runs again under resolution n (signal, before it runs)
  *   run:saga:abort                 a saga's failure: rollback starts (signal)
  *   run:saga:<call>:attempt|:compensated   one compensation, at most once
  *   run:complete                   the terminal answer, at most once
@@ -28,6 +30,9 @@ export const callName = (turn: number, index: number): string => `turn:${turn}:c
 export const attemptName = (call: string): string => `${call}:attempt`;
 export const approvalName = (call: string): string => `${call}:approval`;
 export const resultName = (call: string): string => `${call}:result`;
+
+export const resolutionName = (call: string, n: number): string => `${call}:resolution:${n}`;
+export const retryName = (call: string, n: number): string => `${call}:retry:${n}`;
 
 export const answerName = (point: string): string => `${point}:answer`;
 export const passedName = (point: string): string => `${point}:passed`;

@@ -14,7 +14,7 @@ export interface Waiting {
   /** One line for people: "pending approval: refund {"amount":900}", "sleeping until …". */
   text: string;
   /** What a person can do here: approve/deny, answer, or nothing but recovery. */
-  action: "decide" | "answer" | null;
+  action: "decide" | "answer" | "resolve" | null;
 }
 
 function brief(value: unknown, width = 120): string {
@@ -27,7 +27,7 @@ export function waitingFor(status: RunStatus, pause: PauseState | null, error: s
   if (pause?.reason === "approval") return { kind: "approval", text: `pending approval: ${pause.toolName ?? "a tool"} ${brief(pause.args ?? {})}`, action: "decide" };
   if (pause?.reason === "interrupt") return { kind: "interrupt", text: `interrupted: ${pause.question ?? pause.message}`, action: "answer" };
   if (pause?.reason === "sleep") return { kind: "sleep", text: pause.wakeAt ? `sleeping until ${pause.wakeAt}` : "sleeping", action: null };
-  if (pause?.reason === "halt") return { kind: "halt", text: `halted on an unknown outcome: ${pause.message}`, action: null };
+  if (pause?.reason === "halt") return { kind: "halt", text: `halted on an unknown outcome: ${pause.message}`, action: "resolve" };
   if (status === "failed") return { kind: "failed", text: `failed: ${error ?? "no error recorded"}`, action: null };
   return { kind: "running", text: "running, or interrupted mid-drive (recovery re-drives it)", action: null };
 }

@@ -1,5 +1,6 @@
 /**
- * Human decisions that unblock paused runs: approve (or deny) a tool call, answer an interrupt.
+ * Human decisions that unblock paused runs: approve (or deny) a tool call, answer an interrupt,
+ * resolve a call whose outcome is unknown (the run halted).
  * Each is one journal record in the run that waits (a sub-agent's pause names it), written under
  * the name the pause gave; the first decision wins. Resuming the run is the caller's next step
  * (the CLI resumes the root run through the registry).
@@ -7,7 +8,8 @@
 import { RunNotFoundError } from "../journal/errors";
 import type { Journal } from "../journal/ports";
 import type { JournalRecord, PauseState } from "../journal/types";
-import type { AnswerPayload, ApprovalPayload } from "../agent/payloads";
+import type { AnswerPayload, ApprovalPayload, ResolutionPayload } from "../agent/payloads";
+import { resolutionName, retryName } from "../journal/names";
 import { NotWaitingError } from "./errors";
 
 export interface Decided<P> {
@@ -18,7 +20,7 @@ export interface Decided<P> {
   created: boolean;
 }
 
-async function waiting(store: Journal, runId: string, reason: "approval" | "interrupt"): Promise<PauseState & { name: string }> {
+async function waiting(store: Journal, runId: string, reason: "approval" | "interrupt" | "halt"): Promise<PauseState & { name: string }> {
   const run = await store.run(runId);
   if (!run) throw new RunNotFoundError(runId);
   const pause = run.pause;
@@ -56,6 +58,40 @@ export async function answer(store: Journal, runId: string, text: string, option
   const pause = await waiting(store, runId, "interrupt");
   const payload: AnswerPayload = { type: "answer", text, by: options.by, at: (options.at ?? new Date()).toISOString() };
   const { record, created } = await store.append({ runId: pause.runId, name: pause.name, kind: "signal", payload });
+  return { runId: pause.runId, record, created };
+}
+
+export interface Resolution {
+  /** "succeeded": it took effect, with `result`; "failed": it did not, the model is told; "retry": it did not, run it once more. */
+  outcome: ResolutionPayload["outcome"];
+  result?: unknown;
+  reason?: string;
+  by: string;
+  /** Default: now. */
+  at?: Date;
+}
+
+const ATTEMPT_SUFFIX = ":attempt";
+
+/**
+ * Records how the call `runId` (or its sub-agent) halted on ended, as a person found out downstream.
+ * Written as resolution n of that call, n - 1 being the retries made so far (see resume-rules.ts).
+ */
+export async function resolveHalt(store: Journal, runId: string, resolution: Resolution): Promise<Decided<ResolutionPayload>> {
+  const pause = await waiting(store, runId, "halt");
+  const call = pause.name.endsWith(ATTEMPT_SUFFIX) ? pause.name.slice(0, -ATTEMPT_SUFFIX.length) : pause.name;
+  const names = new Set((await store.history(pause.runId)).map((record) => record.name));
+  let n = 1;
+  while (names.has(retryName(call, n))) n += 1;
+  const payload: ResolutionPayload = {
+    type: "resolution",
+    outcome: resolution.outcome,
+    ...(resolution.outcome === "succeeded" ? { result: resolution.result ?? null } : {}),
+    ...(resolution.reason ? { reason: resolution.reason } : {}),
+    by: resolution.by,
+    at: (resolution.at ?? new Date()).toISOString(),
+  };
+  const { record, created } = await store.append({ runId: pause.runId, name: resolutionName(call, n), kind: "signal", payload });
   return { runId: pause.runId, record, created };
 }
 

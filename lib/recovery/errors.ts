@@ -39,16 +39,18 @@ export class RecoveryError extends BacktrackError {
 }
 
 /** A decision (approve, answer) for a run that is not waiting for one. */
+const WAITED_FOR = { approval: "an approval", interrupt: "an answer", halt: "a resolution of an unknown outcome" } as const;
+
 export class NotWaitingError extends BacktrackError {
   constructor(
     readonly runId: string,
-    readonly expected: "approval" | "interrupt",
+    readonly expected: "approval" | "interrupt" | "halt",
     readonly status: RunStatus,
     readonly waitingFor: string | null,
   ) {
     super(
       "not_waiting",
-      `run "${runId}" is not waiting for ${expected === "approval" ? "an approval" : "an answer"} (it is ${status}${waitingFor ? `, waiting for ${waitingFor}` : ""})`,
+      `run "${runId}" is not waiting for ${WAITED_FOR[expected]} (it is ${status}${waitingFor ? `, waiting for ${waitingFor}` : ""})`,
     );
   }
 }

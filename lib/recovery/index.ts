@@ -3,6 +3,6 @@ export { recover, isComplete, unfinished, driveRun, type Resume, type RecoverOpt
 export { lease, defaultHolder, DEFAULT_LEASE_TTL_MS, type LeaseOptions } from "./lease";
 export { wakeDue, type WakeOptions } from "./wake";
 export { MemWaker, withWaker, type Waker, type Wake, type MemWakerOptions } from "./waker";
-export { approve, answer, rootRunOf, type ApprovalDecision, type Decided } from "./decisions";
+export { approve, answer, resolveHalt, rootRunOf, type ApprovalDecision, type Decided, type Resolution } from "./decisions";
 export { registryResume, type RegistryResumeOptions } from "./resume";
 export { LeaseHeldError, LeaseLostError, RecoveryError, NotWaitingError, NoRecordedInputError, type RunFailure } from "./errors";

@@ -17,7 +17,7 @@ interface Ran {
   stderr: string;
 }
 
-describe("backtrack recover, approve, answer", () => {
+describe("backtrack recover, approve, answer, resolve", () => {
   let database: Awaited<ReturnType<typeof freshServerDatabase>>;
   let store: PostgresStore;
 
@@ -98,6 +98,25 @@ describe("backtrack recover, approve, answer", () => {
     const halted = await cli("approve", "payout-9");
     expect(halted.code).toBe(2);
     expect(halted.stderr).toContain("not waiting for an approval (it is paused, waiting for halt)");
+  });
+
+  it("resolve --retry runs the halted payout once more and completes it; unclear usage and runs that are not halted exit 2", async () => {
+    const none = await cli("resolve", "payout-9");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("exactly one of --succeeded, --failed or --retry");
+    const mixed = await cli("resolve", "payout-9", "--retry", "--result", "{}");
+    expect(mixed.code).toBe(2);
+    const notHalted = await cli("resolve", "concierge-5", "--failed");
+    expect(notHalted.code).toBe(2);
+    expect(notHalted.stderr).toContain("is not waiting for a resolution of an unknown outcome");
+    const ran = await cli("resolve", "payout-9", "--retry", "--by", "ops", "--json");
+    expect(ran.stderr).toBe("");
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(ran.stdout) as { resolution: { outcome: string; by: string }; resumed: { outcome: string }; run: { status: string } };
+    expect(report.resolution).toMatchObject({ outcome: "retry", by: "ops" });
+    expect(report.resumed.outcome).toBe("complete");
+    expect(report.run.status).toBe("complete");
+    expect(await store.record("payout-9", "turn:0:call:0:retry:1")).toBeDefined();
   });
 
   it("refuses a non-positive lease TTL and an unknown run as bad input", async () => {

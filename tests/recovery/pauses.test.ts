@@ -11,7 +11,7 @@ import { isBacktrackError } from "@/lib/journal/errors";
 import type { JournalBase } from "@/lib/journal/base";
 import type { Journal } from "@/lib/journal/ports";
 import { SimulatedCrashError } from "@/lib/journal/faults";
-import { answer, approve, rootRunOf } from "@/lib/recovery/decisions";
+import { answer, approve, resolveHalt, rootRunOf } from "@/lib/recovery/decisions";
 import { NotWaitingError } from "@/lib/recovery/errors";
 import { recover } from "@/lib/recovery/recover";
 import { wakeDue } from "@/lib/recovery/wake";
@@ -223,6 +223,83 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
     const halted = await agent().run("cut-off").catch((error: unknown) => error);
     expect(halted).toBeInstanceOf(ResumeHalt);
     expect(await store.run("cut-off")).toMatchObject({ status: "paused", pause: { reason: "halt", toolName: "transfer" } });
+  });
+
+  describe("resolving an unknown outcome", () => {
+    let sent = 0;
+    const failNext = { cut: false };
+    const send = tool({
+      name: "sendPayout",
+      description: "Send a payout; the connection may drop mid-call.",
+      input: z.object({ amount: z.number() }),
+      execute: ({ amount }, ctx) =>
+        new Promise((resolveCall, reject) => {
+          sent += 1;
+          if (!failNext.cut) return resolveCall({ sent: amount, key: ctx.idempotencyKey });
+          failNext.cut = false;
+          ctx.signal.addEventListener("abort", () => reject(new Error("connection lost")));
+          controllers.at(-1)?.abort(new Error("drive cancelled"));
+        }),
+    });
+    const controllers: AbortController[] = [];
+    const agent = () => plannedAgent(store, [send], [{ name: "sendPayout", args: { amount: 70 } }]);
+    /** A run halted on its payout: the drive was cut off mid-call, and a resume halts. */
+    async function halted(runId: string) {
+      controllers.push(new AbortController());
+      failNext.cut = true;
+      await expect(agent().run(runId, "Pay out.", { signal: controllers.at(-1)?.signal })).rejects.toThrow("connection lost");
+      await expect(agent().run(runId)).rejects.toBeInstanceOf(ResumeHalt);
+    }
+
+    it("succeeded: the person's result is recorded as the call's, and the tool does not run again", async () => {
+      await halted("resolve-done");
+      const before = sent;
+      const decided = await resolveHalt(store, "resolve-done", { outcome: "succeeded", result: { sent: 70, receipt: "r-1" }, by: "ops" });
+      expect(decided.record.name).toBe("turn:0:call:0:resolution:1");
+      const result = await agent().runResult("resolve-done");
+      expect(sent).toBe(before);
+      expect(result.text).toBe('done: sendPayout={"sent":70,"receipt":"r-1"}');
+      const recorded = (await store.record("resolve-done", "turn:0:call:0:result"))?.payload as ToolResultPayload;
+      expect(recorded).toMatchObject({ result: { sent: 70, receipt: "r-1" }, isError: false });
+    });
+
+    it("failed: the model is told the call did not complete, and who said so", async () => {
+      await halted("resolve-failed");
+      const before = sent;
+      await resolveHalt(store, "resolve-failed", { outcome: "failed", reason: "bank says no transfer", by: "ops" });
+      const result = await agent().runResult("resolve-failed");
+      expect(sent).toBe(before);
+      expect(result.text).toContain("sendPayout did not complete (resolved by ops: bank says no transfer)");
+    });
+
+    it("retry: it runs once more with the same idempotency key; cut off again, it waits for a second resolution", async () => {
+      await halted("resolve-retry");
+      const key = ((await store.record("resolve-retry", "turn:0:call:0:attempt"))?.payload as { idempotencyKey: string }).idempotencyKey;
+      await resolveHalt(store, "resolve-retry", { outcome: "retry", by: "ops" });
+      // The retry is cut off too: the outcome is unknown again, and the first resolution does not cover it.
+      controllers.push(new AbortController());
+      failNext.cut = true;
+      const before = sent;
+      await expect(agent().run("resolve-retry", undefined, { signal: controllers.at(-1)?.signal })).rejects.toThrow("connection lost");
+      expect(sent).toBe(before + 1);
+      await expect(agent().run("resolve-retry")).rejects.toBeInstanceOf(ResumeHalt);
+      expect(sent).toBe(before + 1);
+      const second = await resolveHalt(store, "resolve-retry", { outcome: "retry", by: "ops" });
+      expect(second.record.name).toBe("turn:0:call:0:resolution:2");
+      const result = await agent().runResult("resolve-retry");
+      expect(sent).toBe(before + 2);
+      expect(result.text).toBe(`done: sendPayout={"sent":70,"key":"${key}"}`);
+    });
+
+    it("only a halted run takes a resolution; recording one hands the run back to be driven", async () => {
+      await expect(resolveHalt(store, "resolve-done", { outcome: "retry", by: "ops" })).rejects.toBeInstanceOf(NotWaitingError);
+      await halted("resolve-pending");
+      expect(await store.run("resolve-pending")).toMatchObject({ status: "paused", pause: { reason: "halt", toolName: "sendPayout" } });
+      expect((await resolveHalt(store, "resolve-pending", { outcome: "retry", by: "ops" })).created).toBe(true);
+      // Like an approval, the recorded decision leaves the run unfinished and no longer halted: recover drives it.
+      expect(await store.run("resolve-pending")).toMatchObject({ status: "running", pause: null });
+      await expect(resolveHalt(store, "resolve-pending", { outcome: "succeeded", by: "late" })).rejects.toBeInstanceOf(NotWaitingError);
+    });
   });
 
   it("recognises pauses by brand, not only by class (another bundle's copy)", () => {

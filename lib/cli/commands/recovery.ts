@@ -3,14 +3,16 @@
  *   backtrack recover [--lease-ttl MS]          re-drive every unfinished run (one line a run, then a summary)
  *   backtrack approve <run> [--deny] [--by NAME] [--reason TEXT]
  *   backtrack answer <run> <text> [--by NAME]
- * Runs are rebuilt from the registry by the agent and model named in run:start; sleeps register
+ *   backtrack resolve <run> --succeeded [--result JSON] | --failed [--reason TEXT] | --retry [--by NAME]
+ * Runs are rebuilt from the registry (the demo's plus backtrack.config.ts, --config) by the agent
+ * and model named in run:start; sleeps register
  * with a PostgresWaker on the same database. A decision resumes the run's root under a lease.
  */
 import { userInfo } from "node:os";
 import type { Command } from "commander";
-import { demoRegistry } from "../../demo/registry";
 import { recoveryCounts, recoverySentence, recoverWithRegistry, resumeRoot } from "../../recovery/actions";
-import { answer, approve } from "../../recovery/decisions";
+import { answer, approve, resolveHalt, type Resolution } from "../../recovery/decisions";
+import { loadRegistry } from "../../regression/config-file";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "../../recovery/lease";
 import type { RecoveredRun } from "../../recovery/recover";
 import { PostgresWaker } from "../../store/postgres-waker";
@@ -19,13 +21,39 @@ import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, withStore, t
 
 interface RecoverOptions extends CommonOptions {
   leaseTtl?: string;
+  config?: string;
 }
 
-interface DecisionOptions extends CommonOptions {
+interface DecisionOptions extends RecoverOptions {
   by?: string;
   deny?: boolean;
   reason?: string;
-  leaseTtl?: string;
+}
+
+interface ResolveOptions extends DecisionOptions {
+  succeeded?: boolean;
+  failed?: boolean;
+  retry?: boolean;
+  result?: string;
+}
+
+const CONFIG_OPTION = ["--config <path>", "backtrack.config.ts with your agents and models (default: BACKTRACK_CONFIG, then backtrack.config.* here)"] as const;
+
+/** What --succeeded / --failed / --retry (exactly one) and --result ask for. */
+function resolutionOf(options: ResolveOptions, by: string): Resolution {
+  const chosen = (["succeeded", "failed", "retry"] as const).filter((outcome) => options[outcome]);
+  if (chosen.length !== 1) throw new CliError("say how the call ended: exactly one of --succeeded, --failed or --retry");
+  const outcome = chosen[0] as Resolution["outcome"];
+  if (options.result !== undefined && outcome !== "succeeded") throw new CliError("--result goes with --succeeded only");
+  let result: unknown = null;
+  if (options.result !== undefined) {
+    try {
+      result = JSON.parse(options.result);
+    } catch (error) {
+      throw new CliError(`--result must be JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { outcome, result, reason: options.reason, by };
 }
 
 function ttl(text: string | undefined): number {
@@ -50,7 +78,7 @@ function describe(run: RecoveredRun): string {
 
 /** Resumes the root of `runId` under a lease and prints how it ended. */
 async function resumeAfterDecision(store: PostgresStore, runId: string, options: DecisionOptions, decided: Record<string, unknown>): Promise<void> {
-  const { root, resumed, run } = await resumeRoot(store, demoRegistry(), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
+  const { root, resumed, run } = await resumeRoot(store, await loadRegistry(options.config), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
   if (options.json) return printJson({ ...decided, resumed, run });
   printLine(`${describe(resumed)}${resumed.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
   if (resumed.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
@@ -67,11 +95,12 @@ export function registerRecovery(program: Command): void {
     program
       .command("recover")
       .description("re-drive every unfinished run (a pause counts as recovered); exit 1 when a run failed")
-      .option("--lease-ttl <ms>", `lease each run this long, renewed while it is driven (default ${DEFAULT_LEASE_TTL_MS})`),
+      .option("--lease-ttl <ms>", `lease each run this long, renewed while it is driven (default ${DEFAULT_LEASE_TTL_MS})`)
+      .option(...CONFIG_OPTION),
   ).action(async (options: RecoverOptions) => {
     const ttlMs = ttl(options.leaseTtl);
     await withStore(options, async (store) => {
-      const result = await recoverWithRegistry(store, demoRegistry(), {
+      const result = await recoverWithRegistry(store, await loadRegistry(options.config), {
         ttlMs,
         waker: new PostgresWaker(store),
         onProgress: (run) => {
@@ -94,7 +123,8 @@ export function registerRecovery(program: Command): void {
       .option("--deny", "deny the call: the model gets an error result and goes on")
       .option("--by <name>", "who decides (default: the user name)")
       .option("--reason <text>", "why, recorded with the decision")
-      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`),
+      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`)
+      .option(...CONFIG_OPTION),
   ).action(async (runId: string, options: DecisionOptions) => {
     await withStore(options, async (store) => {
       const decided = await approve(store, runId, { approved: !options.deny, by: options.by ?? defaultName(), reason: options.reason });
@@ -109,7 +139,8 @@ export function registerRecovery(program: Command): void {
       .command("answer <run> <text>")
       .description("answer the question a paused run asked (an interrupt), then resume it")
       .option("--by <name>", "who answers (default: the user name)")
-      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`),
+      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`)
+      .option(...CONFIG_OPTION),
   ).action(async (runId: string, text: string, options: DecisionOptions) => {
     await withStore(options, async (store) => {
       const decided = await answer(store, runId, text, { by: options.by ?? defaultName() });
@@ -118,5 +149,26 @@ export function registerRecovery(program: Command): void {
       await resumeAfterDecision(store, runId, options, { answer: decided.record.payload, runId: decided.runId });
     });
   });
-}
 
+  common(
+    program
+      .command("resolve <run>")
+      .description("say how a call whose outcome was unknown ended (the run halted), after checking downstream; then resume the run")
+      .option("--succeeded", "it took effect: record --result as its result and go on (it does not run again)")
+      .option("--result <json>", "with --succeeded: the call's result, as JSON (default null)")
+      .option("--failed", "it did not take effect: the model gets an error result (with --reason) and goes on")
+      .option("--retry", "it did not take effect: run it once more, with the same idempotency key")
+      .option("--reason <text>", "why, recorded with the resolution")
+      .option("--by <name>", "who resolves (default: the user name)")
+      .option("--lease-ttl <ms>", `lease the run this long while it is resumed (default ${DEFAULT_LEASE_TTL_MS})`)
+      .option(...CONFIG_OPTION),
+  ).action(async (runId: string, options: ResolveOptions) => {
+    const resolution = resolutionOf(options, options.by ?? defaultName());
+    await withStore(options, async (store) => {
+      const decided = await resolveHalt(store, runId, resolution);
+      if (!decided.created) throw new CliError(`run "${runId}" was already resolved by ${decided.record.payload.by}`);
+      if (!options.json) printLine(`resolved ${decided.record.name} in ${decided.runId}: ${resolution.outcome} (by ${decided.record.payload.by})`);
+      await resumeAfterDecision(store, runId, options, { resolution: decided.record.payload, runId: decided.runId });
+    });
+  });
+}

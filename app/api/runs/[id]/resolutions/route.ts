@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { errorResponse, json, parseBody } from "@/app/_server/http";
+import { resumeDecided } from "@/app/_server/resume";
+import { getStore } from "@/app/_server/store";
+import { resolveHalt } from "@/lib/recovery/decisions";
+import { AlreadyDecidedError } from "@/lib/recovery/errors";
+
+export const dynamic = "force-dynamic";
+
+const body = z
+  .object({
+    outcome: z.enum(["succeeded", "failed", "retry"]),
+    result: z.json().optional(),
+    reason: z.string().max(2000).optional(),
+    by: z.string().trim().min(1).max(120).optional(),
+  })
+  .strict()
+  .refine((asked) => asked.result === undefined || asked.outcome === "succeeded", { message: "result goes with outcome succeeded only", path: ["result"] });
+
+/**
+ * POST /api/runs/{id}/resolutions: how the call the run halted on ended, as a person found out
+ * downstream (succeeded with a result, failed, or retry once), journaled with who said so; then resume it.
+ */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
+  try {
+    const { id } = await context.params;
+    const asked = await parseBody(request, body);
+    const store = await getStore();
+    const decided = await resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" });
+    if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
+    const resumed = await resumeDecided(store, id);
+    return json({ runId: decided.runId, resolution: decided.record.payload, ...resumed });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
