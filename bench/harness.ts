@@ -70,15 +70,23 @@ export async function withServerDatabases<T>(work: (context: BenchContext) => Pr
 
 /**
  * Takes each measurement once per round, rotating which goes first so that none always meets a
- * warmer (or colder) cache, and returns the median of each over the rounds.
+ * warmer (or colder) cache, and returns the median of each over the rounds. The first `warmup`
+ * rounds (numbered 0 to warmup - 1; the measured ones follow) are run and discarded: a hot path
+ * reaches V8's optimised code only after a few thousand calls, and the figures are steady-state.
  */
-export async function interleaved<Key extends string>(rounds: number, measures: Record<Key, (round: number) => Promise<number>>): Promise<Record<Key, number>> {
+export async function interleaved<Key extends string>(
+  rounds: number,
+  measures: Record<Key, (round: number) => Promise<number>>,
+  options: { warmup?: number } = {},
+): Promise<Record<Key, number>> {
   const keys = Object.keys(measures) as Key[];
   const samples = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<Key, number[]>;
-  for (let round = 0; round < rounds; round += 1) {
+  const warmup = options.warmup ?? 0;
+  for (let round = 0; round < warmup + rounds; round += 1) {
     for (let offset = 0; offset < keys.length; offset += 1) {
       const key = keys[(round + offset) % keys.length] as Key;
-      samples[key].push(await measures[key](round));
+      const sample = await measures[key](round);
+      if (round >= warmup) samples[key].push(sample);
     }
   }
   return Object.fromEntries(keys.map((key) => [key, median(samples[key])])) as Record<Key, number>;
