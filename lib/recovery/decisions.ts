@@ -80,9 +80,9 @@ const ATTEMPT_SUFFIX = ":attempt";
 export async function resolveHalt(store: Journal, runId: string, resolution: Resolution): Promise<Decided<ResolutionPayload>> {
   const pause = await waiting(store, runId, "halt");
   const call = pause.name.endsWith(ATTEMPT_SUFFIX) ? pause.name.slice(0, -ATTEMPT_SUFFIX.length) : pause.name;
-  const names = new Set((await store.history(pause.runId)).map((record) => record.name));
+  // Point reads of the retry markers, never the run's whole history (a halted run may be long).
   let n = 1;
-  while (names.has(retryName(call, n))) n += 1;
+  while (await store.record(pause.runId, retryName(call, n))) n += 1;
   const payload: ResolutionPayload = {
     type: "resolution",
     outcome: resolution.outcome,

@@ -8,7 +8,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { tsImport } from "tsx/esm/api";
 import type { Registry } from "../agent/registry";
 import { demoRegistry } from "../demo/registry";
 import { ConfigError } from "../journal/errors";
@@ -35,6 +34,8 @@ export async function loadRegistry(explicit?: string, cwd = process.cwd()): Prom
   if (!path) return registry;
   let loaded: { default?: unknown; config?: unknown };
   try {
+    // Loaded only when there is a file: a server or CLI without a config never loads tsx's loader.
+    const { tsImport } = await import("tsx/esm/api");
     const url = pathToFileURL(path).href;
     loaded = (await tsImport(url, url)) as typeof loaded;
   } catch (error) {

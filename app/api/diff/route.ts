@@ -1,8 +1,6 @@
-import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { errorResponse, json } from "@/app/_server/http";
+import { errorResponse, json, parseQuery } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
-import { BadInputError } from "@/lib/journal/errors";
 import { diffRuns } from "@/lib/regression/diff-runs";
 
 export const dynamic = "force-dynamic";
@@ -14,13 +12,11 @@ const query = z.object({
 });
 
 /** GET /api/diff?a=&b=[&realign=1] → the RunDiff of two runs (404 when either is unknown). */
-export async function GET(request: NextRequest) {
+export async function GET(request: Request) {
   try {
-    const parsed = query.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!parsed.success) throw new BadInputError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+    const { a, b, realign } = parseQuery(request, query);
     const store = await getStore();
-    const realign = parsed.data.realign === "1" || parsed.data.realign === "true";
-    return json(await diffRuns(store, parsed.data.a, parsed.data.b, { realign }));
+    return json(await diffRuns(store, a, b, { realign: realign === "1" || realign === "true" }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,8 +1,6 @@
-import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { errorResponse, json } from "@/app/_server/http";
+import { errorResponse, json, parseQuery } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
-import { BadInputError } from "@/lib/journal/errors";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
 export const dynamic = "force-dynamic";
@@ -15,12 +13,11 @@ const query = z.object({
   cursor: z.string().min(1).max(1000).optional(),
 });
 
-export async function GET(request: NextRequest) {
+export async function GET(request: Request) {
   try {
-    const parsed = query.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!parsed.success) throw new BadInputError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+    const parsed = parseQuery(request, query);
     const store = await getStore();
-    return json(await store.runs(parsed.data));
+    return json(await store.runs(parsed));
   } catch (error) {
     return errorResponse(error);
   }

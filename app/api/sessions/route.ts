@@ -1,8 +1,6 @@
-import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { errorResponse, json } from "@/app/_server/http";
+import { errorResponse, json, parseQuery } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
-import { BadInputError } from "@/lib/journal/errors";
 import { SessionService } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
@@ -14,11 +12,10 @@ const query = z.object({
 });
 
 /** GET /api/sessions?app=&user=&limit= → `{ sessions: SessionSummary[] }`, most recently updated first. */
-export async function GET(request: NextRequest) {
+export async function GET(request: Request) {
   try {
-    const parsed = query.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!parsed.success) throw new BadInputError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
-    const sessions = await new SessionService((await getStore()).client).listSessions(parsed.data);
+    const parsed = parseQuery(request, query);
+    const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
     return json({ sessions });
   } catch (error) {
     return errorResponse(error);

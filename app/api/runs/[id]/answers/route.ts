@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { errorResponse, json, parseBody } from "@/app/_server/http";
-import { resumeDecided } from "@/app/_server/resume";
-import { getStore } from "@/app/_server/store";
+import { decideThenResume } from "@/app/_server/resume";
 import { answer } from "@/lib/recovery/decisions";
-import { AlreadyDecidedError } from "@/lib/recovery/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -19,11 +17,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
-    const store = await getStore();
-    const decided = await answer(store, id, asked.text, { by: asked.by ?? "inspector" });
-    if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeDecided(store, id);
-    return json({ runId: decided.runId, answer: decided.record.payload, ...resumed });
+    return json(await decideThenResume(id, "answer", (store) => answer(store, id, asked.text, { by: asked.by ?? "inspector" })));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { errorResponse, json, parseBody } from "@/app/_server/http";
-import { resumeDecided } from "@/app/_server/resume";
-import { getStore } from "@/app/_server/store";
+import { decideThenResume } from "@/app/_server/resume";
 import { approve } from "@/lib/recovery/decisions";
-import { AlreadyDecidedError } from "@/lib/recovery/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -20,11 +18,7 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
-    const store = await getStore();
-    const decided = await approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason });
-    if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-    const resumed = await resumeDecided(store, id);
-    return json({ runId: decided.runId, decision: decided.record.payload, ...resumed });
+    return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })));
   } catch (error) {
     return errorResponse(error);
   }
