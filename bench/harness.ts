@@ -23,13 +23,6 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Operations per second of `operation`, called `count` times in a row. */
-export async function rate(count: number, operation: (index: number) => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  for (let index = 0; index < count; index += 1) await operation(index);
-  return (count / (performance.now() - started)) * 1000;
-}
-
 export async function time<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await work();
@@ -90,4 +83,40 @@ export async function interleaved<Key extends string>(
     }
   }
   return Object.fromEntries(keys.map((key) => [key, median(samples[key])])) as Record<Key, number>;
+}
+
+/** A loop to compare: `step(round, index)` is one operation, index 0… of a round's run of them. */
+export type Step = (round: number, index: number) => Promise<unknown>;
+
+/**
+ * Throughput of loops that each take one round-trip per operation (writes that wait for a commit),
+ * compared in the same run. Each round gives every loop `perRound` operations, in blocks of
+ * `block` taken in turn (the order rotating every block), so that all loops meet the same disk and
+ * CPU conditions: on a shared machine the latency of an fsync drifts within seconds, and loops
+ * timed a round apart can differ by a tenth for that reason alone. Returns operations per second
+ * of each loop over all measured rounds; the first `warmup` rounds are run and discarded.
+ */
+export async function alternating<Key extends string>(
+  steps: Record<Key, Step>,
+  options: { rounds: number; perRound: number; block?: number; warmup?: number },
+): Promise<Record<Key, number>> {
+  const keys = Object.keys(steps) as Key[];
+  const block = options.block ?? 5;
+  const warmup = options.warmup ?? 0;
+  const totalMs = Object.fromEntries(keys.map((key) => [key, 0])) as Record<Key, number>;
+  let turn = 0;
+  for (let round = 0; round < warmup + options.rounds; round += 1) {
+    for (let start = 0; start < options.perRound; start += block) {
+      const end = Math.min(start + block, options.perRound);
+      for (let offset = 0; offset < keys.length; offset += 1) {
+        const key = keys[(turn + offset) % keys.length] as Key;
+        const started = performance.now();
+        for (let index = start; index < end; index += 1) await steps[key](round, index);
+        if (round >= warmup) totalMs[key] += performance.now() - started;
+      }
+      turn += 1;
+    }
+  }
+  const operations = options.rounds * options.perRound;
+  return Object.fromEntries(keys.map((key) => [key, (operations / totalMs[key]) * 1000])) as Record<Key, number>;
 }

@@ -1,12 +1,13 @@
 /**
  * Journal benchmarks on the server (issue "Foundation"):
  * - appendVsInsert: `do` appending ~1 KB records, one run after another on one connection, against
- *   a bare single-row INSERT loop through postgres.js into a table of the same shape and keys;
+ *   a bare single-row INSERT loop through postgres.js into a table of the same shape and keys,
+ *   the two loops alternating in blocks of five operations (see `alternating`);
  * - historyVsSelect: `history` of a 10,000-record run against a bare SELECT … ORDER BY seq.
  */
 import postgres from "postgres";
 import { openStore } from "../lib/store/index";
-import { interleaved, rate, time, type Benchmark } from "./harness";
+import { alternating, interleaved, time, type Benchmark } from "./harness";
 
 const ROUNDS = 20;
 const PER_ROUND = 250;
@@ -22,10 +23,13 @@ const appendVsInsert: Benchmark = {
     const bare = postgres(url, { max: 1, onnotice: () => undefined });
     await bare`create table bare_records (like records including all)`;
     const text = JSON.stringify(PAYLOAD);
-    const { append: appendPerSec, insert: insertPerSec } = await interleaved(ROUNDS, {
-      insert: (round) => rate(PER_ROUND, (index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`),
-      append: (round) => rate(PER_ROUND, (index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD)),
-    }, { warmup: WARMUP });
+    const { append: appendPerSec, insert: insertPerSec } = await alternating(
+      {
+        insert: (round, index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`,
+        append: (round, index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD),
+      },
+      { rounds: ROUNDS, perRound: PER_ROUND, warmup: WARMUP },
+    );
     await bare.end();
     await store.close();
     return { appendPerSec, insertPerSec, appendVsInsert: appendPerSec / insertPerSec, rounds: ROUNDS, perRound: PER_ROUND, warmupRounds: WARMUP };

@@ -2,13 +2,13 @@
  * Session benchmarks on the server (issue "Sessions"):
  * - sessionAppend: `appendEvent` (one statement: idempotency, revision check, event, snapshot)
  *   against a bare single-row INSERT loop through postgres.js into a table of the same shape and
- *   keys as session_events, in interleaved rounds; medians reported;
+ *   keys as session_events, the two loops alternating in blocks of five operations (see `alternating`);
  * - sessionGet: `get` of a 10,000-event session (rebuilt by replaying its deltas), median of rounds.
  */
 import postgres from "postgres";
 import { SessionService, type Session } from "../lib/sessions/index";
 import { openDatabase, resolveDatabase } from "../lib/store/index";
-import { interleaved, rate, time, type Benchmark } from "./harness";
+import { alternating, interleaved, time, type Benchmark } from "./harness";
 
 const ROUNDS = 12;
 const PER_ROUND = 250;
@@ -28,19 +28,16 @@ const sessionAppend: Benchmark = {
     const content = JSON.stringify(CONTENT);
     const sessions: Session[] = [];
     for (let round = 0; round < WARMUP + ROUNDS; round += 1) sessions.push(await service.create({ app: "bench", user: "u", id: `session-${round}` }));
-    const { append: appendPerSec, insert: insertPerSec } = await interleaved(ROUNDS, {
-      insert: (round) =>
-        rate(
-          PER_ROUND,
-          (index) =>
-            bare`insert into bare_session_events (session_id, seq, id, author, invocation_id, content, state_delta, "timestamp")
-                 values (${`bare-${round}`}, ${index}, ${`event-${index}`}, 'agent', 'inv', ${content}::text::json, ${JSON.stringify({ counter: index })}::text::json, now())`,
-        ),
-      append: (round) =>
-        rate(PER_ROUND, (index) =>
+    const { append: appendPerSec, insert: insertPerSec } = await alternating(
+      {
+        insert: (round, index) =>
+          bare`insert into bare_session_events (session_id, seq, id, author, invocation_id, content, state_delta, "timestamp")
+               values (${`bare-${round}`}, ${index}, ${`event-${index}`}, 'agent', 'inv', ${content}::text::json, ${JSON.stringify({ counter: index })}::text::json, now())`,
+        append: (round, index) =>
           service.appendEvent(sessions[round]!, { id: `event-${index}`, author: "agent", invocationId: "inv", content: CONTENT, actions: { stateDelta: { counter: index } } }),
-        ),
-    }, { warmup: WARMUP });
+      },
+      { rounds: ROUNDS, perRound: PER_ROUND, warmup: WARMUP },
+    );
     await bare.end();
     await client.close();
     return { sessionAppendPerSec: appendPerSec, insertPerSec, sessionAppendVsInsert: appendPerSec / insertPerSec, rounds: ROUNDS, perRound: PER_ROUND, warmupRounds: WARMUP };
