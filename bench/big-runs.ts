@@ -79,9 +79,9 @@ export async function writeBigRun(store: PostgresStore, runId: string, count: nu
     totals.outputTokens += delta.outputTokens;
   }
   await store.client.query(
-    `INSERT INTO runs (run_id, agent, input_text, status, record_count, last_seq, model_turns, tool_calls, input_tokens, output_tokens, started_at, updated_at, completed_at)
-     VALUES ($1, $2, $3, 'complete', $4, $5, $6, $7, $8, $9, now() - ($4::int * interval '10 milliseconds'), now(), now())`,
-    [runId, agent, inputText, records.length, records.length - 1, totals.modelTurns, totals.toolCalls, totals.inputTokens, totals.outputTokens],
+    `INSERT INTO runs (run_id, agent, input_text, status, model_turns, tool_calls, input_tokens, output_tokens, started_at, updated_at, completed_at)
+     VALUES ($1, $2, $3, 'complete', $5, $6, $7, $8, now() - ($4::int * interval '10 milliseconds'), now(), now())`,
+    [runId, agent, inputText, records.length, totals.modelTurns, totals.toolCalls, totals.inputTokens, totals.outputTokens],
   );
   const check = await store.run(runId);
   if (check?.lastSeq !== count - 1) throw new Error(`run ${runId} has lastSeq ${check?.lastSeq}, expected ${count - 1}`);

@@ -25,11 +25,9 @@ const recoverEnumerate: Benchmark = {
     // Every UNFINISHED-th run is unfinished; the others have run:complete. Each has its run:start.
     const every = RUNS / UNFINISHED;
     await store.client.exec(`
-      INSERT INTO runs (run_id, agent, status, record_count, last_seq, started_at, updated_at, completed_at)
+      INSERT INTO runs (run_id, agent, status, started_at, updated_at, completed_at)
       SELECT 'run-' || lpad(g::text, 6, '0'), 'bench',
              CASE WHEN g % ${every} = 0 THEN 'running' ELSE 'complete' END,
-             CASE WHEN g % ${every} = 0 THEN 1 ELSE 2 END,
-             CASE WHEN g % ${every} = 0 THEN 0 ELSE 1 END,
              now(), now(), CASE WHEN g % ${every} = 0 THEN NULL ELSE now() END
       FROM generate_series(1, ${RUNS}) AS g;
       INSERT INTO records (run_id, seq, name, kind, payload)

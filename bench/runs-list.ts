@@ -26,12 +26,12 @@ const runsList: Benchmark = {
     context.log(`runs-list: writing ${RUNS.toLocaleString("en-US")} runs…`);
     const written = await time(() =>
       store.client.exec(`
-        INSERT INTO runs (run_id, agent, status, input_text, record_count, last_seq, model_turns, started_at, updated_at, completed_at)
+        INSERT INTO runs (run_id, agent, status, input_text, model_turns, started_at, updated_at, completed_at)
         SELECT 'run-' || lpad(g::text, 7, '0'),
                'agent-' || (g % 20),
                CASE WHEN g % 50 = 0 THEN 'failed' WHEN g % 97 = 0 THEN 'paused' WHEN g % 13 = 0 THEN 'running' ELSE 'complete' END,
                'Please audit account ' || md5(g::text) || ' for anomalies.',
-               12, 11, 3,
+               3,
                timestamptz '2026-01-01' + g * interval '1 second',
                timestamptz '2026-01-01' + g * interval '1 second' + interval '3 seconds',
                timestamptz '2026-01-01' + g * interval '1 second' + interval '3 seconds'

@@ -1,7 +1,12 @@
 /**
- * What every Journal implementation shares: payload limits, `do` memoization over `append`, and a
+ * What every Journal implementation shares: payload limits, `do` memoization over `append`, a
  * bounded per-process cache of record names so that `do` costs one statement, not a lookup plus
- * a write. The cache only saves work: the store's first-writer-wins append stays the authority.
+ * a write, and each run's last seq as this process last saw it, so that a store can insert at the
+ * next seq without reading it. Both only save work: the store's append stays the authority (first
+ * writer of a name wins; a seq another writer took first is read again).
+ *
+ * Appends to one run from this process go one at a time, in call order: they would queue on the
+ * run anyway, and this way each knows the seq its predecessor took.
  */
 import { BadInputError, PayloadTooLargeError } from "./errors";
 import type { FaultPlan } from "./faults";
@@ -23,6 +28,8 @@ export const MAX_RUN_ID_LENGTH = 256;
 export const MAX_NAME_LENGTH = 512;
 /** Records cached across all runs; the least recently used runs are forgotten beyond it. */
 const CACHED_RECORDS = 200_000;
+/** Runs whose last seq is remembered; all are forgotten beyond it (they are only hints). */
+const REMEMBERED_RUNS = 50_000;
 
 export interface JournalOptions {
   /** Largest payload accepted, in bytes of its JSON text. Default 1 MiB. */
@@ -55,6 +62,10 @@ export abstract class JournalBase implements Journal {
   private readonly known = new Map<string, Map<string, JournalRecord>>();
   private cachedRecords = 0;
   private readonly pending = new Map<string, Promise<unknown>>();
+  /** runId → the highest seq this process has written or read in it. */
+  private readonly lastSeqs = new Map<string, number>();
+  /** runId → this process's latest append to it (the next one waits for it). */
+  private readonly tails = new Map<string, Promise<unknown>>();
   /** Fault injection (tests); may be replaced between runs. */
   faults: FaultPlan | undefined;
   private appends = 0;
@@ -66,7 +77,9 @@ export abstract class JournalBase implements Journal {
     this.faults = options.faults;
   }
 
-  protected abstract write(record: NewRecord, payloadText: string): Promise<AppendResult>;
+  /** Appends one record. `nextSeq`, when given, is the seq after the run's last one as this process
+   * last saw it: a hint the store may use, and must survive being stale. */
+  protected abstract write(record: NewRecord, payloadText: string, nextSeq?: number): Promise<AppendResult>;
   protected abstract read(runId: string, options: HistoryOptions): Promise<JournalRecord[]>;
   protected abstract readOne(runId: string, name: string): Promise<JournalRecord | undefined>;
   abstract run(runId: string): Promise<RunSummary | undefined>;
@@ -81,7 +94,10 @@ export abstract class JournalBase implements Journal {
     const text = encodePayload(record, this.payloadLimitBytes);
     const count = (this.appends += 1);
     this.inject(() => this.faults?.beforeWrite?.(record, count));
-    const result = await this.write(record, text);
+    const result = await this.inOrder(record.runId, () => {
+      const last = this.lastSeqs.get(record.runId);
+      return this.write(record, text, last === undefined ? undefined : last + 1);
+    });
     this.remember(result.record);
     this.inject(() => this.faults?.afterWrite?.(result, count));
     return result as AppendResult<P>;
@@ -100,7 +116,29 @@ export abstract class JournalBase implements Journal {
     this.crashed = undefined;
     this.appends = 0;
     this.pending.clear();
+    this.tails.clear();
     this.forget();
+  }
+
+  /** Runs `work` after this process's earlier appends to the run have settled. */
+  private async inOrder(runId: string, work: () => Promise<AppendResult>): Promise<AppendResult> {
+    const previous = this.tails.get(runId);
+    const current = previous ? previous.then(work, work) : work();
+    this.tails.set(runId, current);
+    try {
+      const result = await current;
+      this.noteSeq(runId, result.record.seq);
+      return result;
+    } finally {
+      if (this.tails.get(runId) === current) this.tails.delete(runId);
+    }
+  }
+
+  private noteSeq(runId: string, seq: number): void {
+    const known = this.lastSeqs.get(runId);
+    if (known !== undefined && known >= seq) return;
+    if (known === undefined && this.lastSeqs.size >= REMEMBERED_RUNS) this.lastSeqs.clear();
+    this.lastSeqs.set(runId, seq);
   }
 
   private alive(): void {
@@ -119,6 +157,8 @@ export abstract class JournalBase implements Journal {
   async history(runId: string, options: HistoryOptions = {}): Promise<JournalRecord[]> {
     this.alive();
     const records = await this.read(runId, options);
+    const last = records.at(-1);
+    if (last) this.noteSeq(runId, last.seq);
     if (options.from === undefined && options.limit === undefined) {
       this.forget(runId);
       if (records.length <= CACHED_RECORDS / 4) {
@@ -192,6 +232,7 @@ export abstract class JournalBase implements Journal {
   protected forget(runId?: string): void {
     if (runId === undefined) {
       this.known.clear();
+      this.lastSeqs.clear();
       this.cachedRecords = 0;
       return;
     }

@@ -16,6 +16,9 @@ export interface SummaryDelta {
   outputTokens: number;
   status: RunStatus;
   completed: boolean;
+  /** Whether the summary row must be written for this record beyond its status: a store may skip
+   * writing the row for a record that changes nothing a list shows (values, attempts). */
+  changesSummary: boolean;
 }
 
 // Enough to search by; kept short because every append rewrites the summary row.
@@ -50,6 +53,7 @@ export function summaryDelta(record: NewRecord | JournalRecord): SummaryDelta {
     outputTokens: 0,
     status: "running",
     completed: false,
+    changesSummary: false,
   };
   if (record.kind === "header" && record.name === RUN_START) {
     delta.agent = typeof payload.agent === "string" ? payload.agent : null;
@@ -66,5 +70,6 @@ export function summaryDelta(record: NewRecord | JournalRecord): SummaryDelta {
     delta.status = "complete";
     delta.completed = true;
   }
+  delta.changesSummary = record.kind === "header" || delta.modelTurns > 0 || delta.toolCalls > 0 || delta.completed;
   return delta;
 }

@@ -4,7 +4,8 @@ import { openDatabase, resolveDatabase, type OpenOptions } from "./connection";
 import { PostgresStore } from "./postgres-store";
 
 export { openDatabase, resolveDatabase, redact, DEFAULT_EMBEDDED_FOLDER, type DatabaseTarget, type OpenOptions } from "./connection";
-export { PostgresStore, JOURNAL_CHANNEL, parseNotification } from "./postgres-store";
+export { PostgresStore, parseNotification } from "./postgres-store";
+export { JOURNAL_CHANNEL } from "./append-sql";
 export { drizzleOver, type Database } from "./drizzle";
 export type { SqlClient, DatabaseKind } from "./sql-client";
 export { migrationsFolder } from "./migrate";

@@ -1,12 +1,9 @@
 /**
  * PostgresStore: the durable Journal on PostgreSQL (a server through postgres.js, or embedded
- * PGlite). Invariants kept by the SQL below:
- * - one append is one statement (one round trip, one commit): it allocates the next seq, inserts
- *   the record, updates the run's summary row and notifies listeners;
- * - the first writer of a name wins: a racing writer inserts nothing and reads the winner's record;
- * - seq is dense per run: it is allocated from the run's summary row under its row lock.
+ * PGlite). The append statements and their invariants are in append-sql.ts: one statement per
+ * append, first writer of a name wins, seq dense per run.
  */
-import { and, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { JournalBase, type JournalOptions } from "../journal/base";
 import { decodeCursor, encodeCursor, pageSize } from "../journal/cursor";
 import { summaryDelta } from "../journal/summary";
@@ -26,62 +23,12 @@ import type {
 import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
-import { runs } from "./schema/index";
+import { APPEND_AT_SQL, APPEND_FIRST_SQL, APPEND_SQL, JOURNAL_CHANNEL } from "./append-sql";
+import { records, runs } from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
-export const JOURNAL_CHANNEL = "backtrack_journal";
-const SEQ_RACE_RETRIES = 5;
-
-// Two statements, each a whole append (allocate the seq, insert the record, keep the summary row,
-// notify): one for a run whose summary row exists, one that creates it with the run's first record.
-// The next seq comes from the summary row under its row lock, so appenders to one run queue on it
-// and seq stays dense without retries. A name recorded before fails the unique (run_id, name) key
-// and the whole statement rolls back.
-const NOTIFY = (status: string) => `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, ${status})::text) AS notified`;
-
-/** The hot path: the run exists. No rows back means it does not (yet). */
-export const APPEND_SQL = `
-WITH updated AS (
-  UPDATE runs AS r SET
-    agent = COALESCE(r.agent, $5::text),
-    parent_run_id = COALESCE(r.parent_run_id, $6::text),
-    input_text = COALESCE(r.input_text, $7::text),
-    record_count = r.record_count + 1,
-    last_seq = r.last_seq + 1,
-    model_turns = r.model_turns + $8::int,
-    tool_calls = r.tool_calls + $9::int,
-    input_tokens = r.input_tokens + $10::int,
-    output_tokens = r.output_tokens + $11::int,
-    status = $12::text,
-    pause = NULL,
-    error = NULL,
-    updated_at = now(),
-    completed_at = CASE WHEN $13::boolean THEN now() ELSE r.completed_at END
-  WHERE r.run_id = $1::text
-  RETURNING r.last_seq AS seq, r.status
-), ins AS (
-  INSERT INTO records (run_id, seq, name, kind, payload)
-  SELECT $1::text, updated.seq, $2::text, $3::text, $4::text::json FROM updated
-  RETURNING seq, created_at
-)
-SELECT ins.seq, ins.created_at, ${NOTIFY("updated.status")} FROM ins, updated`;
-
-/** A run's first record (run:start, or any first write): creates the summary row. No rows back
- * means the row exists already (another writer created it first). */
-export const APPEND_FIRST_SQL = `
-WITH created AS (
-  INSERT INTO runs (run_id, agent, parent_run_id, input_text, record_count, last_seq, model_turns,
-                    tool_calls, input_tokens, output_tokens, status, completed_at)
-  VALUES ($1::text, $5::text, $6::text, $7::text, 1, 0, $8::int, $9::int, $10::int, $11::int, $12::text,
-          CASE WHEN $13::boolean THEN now() END)
-  ON CONFLICT (run_id) DO NOTHING
-  RETURNING last_seq AS seq, status
-), ins AS (
-  INSERT INTO records (run_id, seq, name, kind, payload)
-  SELECT $1::text, created.seq, $2::text, $3::text, $4::text::json FROM created
-  RETURNING seq, created_at
-)
-SELECT ins.seq, ins.created_at, ${NOTIFY("created.status")} FROM ins, created`;
+/** Tries of an append whose seq another writer took first (another process writing the same run). */
+const SEQ_RACE_RETRIES = 40;
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -103,6 +50,10 @@ interface RecordRow {
   created_at: Date | string;
 }
 
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 export class PostgresStore extends JournalBase implements Lister, Leaser {
   readonly db: Database;
 
@@ -114,9 +65,9 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     this.db = drizzleOver(client);
   }
 
-  protected async write(record: NewRecord, payloadText: string): Promise<AppendResult> {
+  protected async write(record: NewRecord, payloadText: string, nextSeq?: number): Promise<AppendResult> {
     const delta = summaryDelta(record);
-    const params = [
+    const params: unknown[] = [
       record.runId,
       record.name,
       record.kind,
@@ -130,19 +81,28 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
       delta.outputTokens,
       delta.status,
       delta.completed,
+      delta.changesSummary,
     ];
-    // A header starts a run: try creating its row first. Anything else: the row usually exists.
-    let first = record.kind === "header";
-    for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1, first = !first) {
+    // With the next seq known (this process wrote or read the run last), one insert at it; else a
+    // header starts a run (create its row first) and anything else reads the next seq from the run.
+    let path: "at" | "first" | "next" = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
+    for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
       let rows: Array<{ seq: number; created_at: Date | string }>;
       try {
-        rows = await this.client.query(first ? APPEND_FIRST_SQL : APPEND_SQL, params, { prepare: true });
+        rows = await this.client.query(
+          path === "at" ? APPEND_AT_SQL : path === "first" ? APPEND_FIRST_SQL : APPEND_SQL,
+          path === "at" ? [...params, nextSeq] : params,
+          { prepare: true },
+        );
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-        // The first writer of this name won; hand back its record.
+        // The first writer of this name won: hand back its record. Else another writer took the
+        // seq: read the next one from the run, after a pause that grows when many writers race.
         const existing = await this.readOne(record.runId, record.name);
         if (existing) return { created: false, record: existing };
-        throw error;
+        path = "next";
+        if (attempt >= 2) await pause(Math.random() * Math.min(50, 2 ** attempt));
+        continue;
       }
       const inserted = rows[0];
       if (inserted) {
@@ -158,9 +118,10 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
           },
         };
       }
-      // Nothing inserted: the run's row was not there (hot path) or was there already (first path).
+      // Nothing inserted: the run's row was not there ("next") or was there already ("first").
+      path = path === "first" ? "next" : "first";
     }
-    throw new Error(`could not create the run row for "${record.name}" in run "${record.runId}" after ${SEQ_RACE_RETRIES} tries`);
+    throw new Error(`could not append "${record.name}" to run "${record.runId}" after ${SEQ_RACE_RETRIES} tries`);
   }
 
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
@@ -182,7 +143,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
   }
 
   async run(runId: string): Promise<RunSummary | undefined> {
-    const rows = await this.db.select().from(runs).where(eq(runs.runId, runId));
+    const rows = await this.summaries().where(eq(runs.runId, runId));
     return rows[0] && toSummary(rows[0]);
   }
 
@@ -212,12 +173,27 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     }
     // "DESC NULLS LAST", as the indexes are built (drizzle's .desc()): a plain DESC means NULLS FIRST,
     // which no index matches, and the list then sorts every run (both columns are NOT NULL anyway).
-    return this.db
-      .select()
-      .from(runs)
+    return this.summaries()
       .where(and(...conditions))
       .orderBy(sql`${runs.startedAt} DESC NULLS LAST`, sql`${runs.runId} DESC NULLS LAST`)
       .limit(limit);
+  }
+
+  /** Summary rows with each run's last record (its length and last activity): one backward probe
+   * of the records' primary key per run, never a scan. */
+  private summaries() {
+    const last = this.db
+      .select({ seq: records.seq, createdAt: records.createdAt })
+      .from(records)
+      .where(eq(records.runId, runs.runId))
+      .orderBy(desc(records.seq))
+      .limit(1)
+      .as("last");
+    return this.db
+      .select({ run: runs, lastSeq: last.seq, lastAt: last.createdAt })
+      .from(runs)
+      .leftJoinLateral(last, sql`true`)
+      .$dynamic();
   }
 
   protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
@@ -282,7 +258,10 @@ function toRecord(runId: string, row: RecordRow): JournalRecord {
   };
 }
 
-function toSummary(row: typeof runs.$inferSelect): RunSummary {
+function toSummary({ run: row, lastSeq, lastAt }: { run: typeof runs.$inferSelect; lastSeq: number | null; lastAt: Date | null }): RunSummary {
+  const seq = lastSeq ?? -1;
+  // The summary row's updated_at moves with status changes and at most once a second with records.
+  const updatedAt = lastAt && lastAt > row.updatedAt ? lastAt : row.updatedAt;
   return {
     runId: row.runId,
     agent: row.agent,
@@ -291,14 +270,14 @@ function toSummary(row: typeof runs.$inferSelect): RunSummary {
     pause: (row.pause as PauseState | null) ?? null,
     error: row.error,
     inputText: row.inputText,
-    recordCount: row.recordCount,
-    lastSeq: row.lastSeq,
+    recordCount: seq + 1,
+    lastSeq: seq,
     modelTurns: row.modelTurns,
     toolCalls: row.toolCalls,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
     startedAt: iso(row.startedAt),
-    updatedAt: iso(row.updatedAt),
+    updatedAt: iso(updatedAt),
     completedAt: row.completedAt ? iso(row.completedAt) : null,
   };
 }

@@ -112,6 +112,28 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
     expect(await store.run(runId)).toMatchObject({ status: "running", pause: null });
     await store.setStatus(runId, { status: "failed", error: "model unavailable" });
     expect(await store.run(runId)).toMatchObject({ status: "failed", error: "model unavailable" });
+    // Any later record means the run goes on: a value record too, though it changes no count.
+    await store.append({ runId, name: "retry-note", kind: "value", payload: { retried: true } });
+    expect(await store.run(runId)).toMatchObject({ status: "running", error: null, recordCount: 3, lastSeq: 2 });
+  });
+
+  it("keeps a run's length and last activity as value records are added", async () => {
+    const runId = "lengthening";
+    await store.append({ runId, name: "run:start", kind: "header", payload: { input: "count", agent: "counter" } });
+    for (let index = 0; index < 5; index += 1) await store.append({ runId, name: `v${index}`, kind: "value", payload: index });
+    const { record: last } = await store.append({ runId, name: "attempt", kind: "attempt", payload: {} });
+    const summary = await store.run(runId);
+    expect(summary).toMatchObject({ recordCount: 7, lastSeq: 6, modelTurns: 0, status: "running" });
+    expect(Date.parse(summary!.updatedAt)).toBeGreaterThanOrEqual(Date.parse(last.createdAt));
+    const listed = (await store.runs({ search: "lengthening" })).runs[0];
+    expect(listed).toMatchObject({ runId, recordCount: 7, lastSeq: 6 });
+  });
+
+  it("gives one process's concurrent appends to a run their seqs in call order", async () => {
+    const runId = "in-order";
+    await store.append({ runId, name: "first", kind: "value", payload: 0 });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => store.append({ runId, name: `n${index}`, kind: "value", payload: index })));
+    expect(results.map((result) => result.record.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it("stores a record of an unknown kind and reads it back as such", async () => {

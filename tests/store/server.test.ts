@@ -52,6 +52,43 @@ describe("PostgresStore on the server, concurrently", () => {
     expect(new Set(values.map((value) => JSON.stringify(value))).size).toBe(1);
   });
 
+  it("appends at the next free seq when another process took the one this process expected", async () => {
+    const [first, second] = [stores[0]!, stores[1]!];
+    for (const name of ["a", "b", "c"]) await first.append({ runId: "stale-seq", name, kind: "value", payload: name });
+    // The first store remembers seq 2 as the last; the second writes 3 and 4 behind its back.
+    for (const name of ["d", "e"]) await second.append({ runId: "stale-seq", name, kind: "value", payload: name });
+    const appended = await first.append({ runId: "stale-seq", name: "f", kind: "value", payload: "f" });
+    expect(appended).toMatchObject({ created: true, record: { seq: 5 } });
+    // A name the other process recorded meanwhile still comes back as the winner's record.
+    await second.append({ runId: "stale-seq", name: "g", kind: "value", payload: "second's" });
+    expect(await first.append({ runId: "stale-seq", name: "g", kind: "value", payload: "first's" })).toMatchObject({ created: false, record: { seq: 6, payload: "second's" } });
+    const history = await first.history("stale-seq");
+    expect(history.map((record) => [record.seq, record.name])).toEqual(["a", "b", "c", "d", "e", "f", "g"].map((name, seq) => [seq, name]));
+  });
+
+  it("writes the summary row only for records that change it, or once its updated_at is a second old", async () => {
+    const store = stores[2]!;
+    const runId = "summary-writes";
+    const version = async () => (await store.client.query<{ version: string }>("SELECT xmin::text AS version FROM runs WHERE run_id = $1", [runId]))[0]!.version;
+    const age = (interval: string) => store.client.query(`UPDATE runs SET updated_at = now() + interval '${interval}' WHERE run_id = $1`, [runId]);
+    await store.append({ runId, name: "run:start", kind: "header", payload: { input: "x", agent: "a" } });
+    await age("1 hour");
+    const before = await version();
+    await store.append({ runId, name: "value", kind: "value", payload: 1 });
+    await store.append({ runId, name: "attempt", kind: "attempt", payload: {} });
+    expect(await version()).toBe(before);
+    await store.append({ runId, name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [] }, usage: { inputTokens: 2, outputTokens: 1 } } });
+    const afterModel = await version();
+    expect(afterModel).not.toBe(before);
+    await age("-1 hour");
+    const stale = await version();
+    await store.append({ runId, name: "late-value", kind: "value", payload: 2 });
+    expect(await version()).not.toBe(stale);
+    const summary = await store.run(runId);
+    expect(summary).toMatchObject({ recordCount: 5, lastSeq: 4, modelTurns: 1, inputTokens: 2 });
+    expect(Date.now() - Date.parse(summary!.updatedAt)).toBeLessThan(60_000);
+  });
+
   it("notifies a listener on another connection of every append", async () => {
     const seen: JournalNotification[] = [];
     const stop = await stores[0]!.subscribe((note) => {

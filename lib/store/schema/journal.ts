@@ -2,7 +2,13 @@
 import { sql } from "drizzle-orm";
 import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
 
-/** One row per run, kept by every append (see lib/journal/summary.ts) so that lists never scan records. */
+/**
+ * One row per run, so that lists never scan records: what lists filter, sort and show (see
+ * lib/journal/summary.ts). An append writes it only when it changes it (model turns, tool calls,
+ * tokens, the header's fields, completion, a status change) or when updated_at is over a second
+ * old: a run's length (last seq, record count) is read from the records' primary key instead, so
+ * that most appends write one row, not two.
+ */
 export const runs = pgTable(
   "runs",
   {
@@ -13,8 +19,6 @@ export const runs = pgTable(
     pause: jsonb("pause"),
     error: text("error"),
     inputText: text("input_text"),
-    recordCount: integer("record_count").notNull().default(0),
-    lastSeq: integer("last_seq").notNull().default(-1),
     modelTurns: integer("model_turns").notNull().default(0),
     toolCalls: integer("tool_calls").notNull().default(0),
     inputTokens: integer("input_tokens").notNull().default(0),

@@ -1,0 +1,76 @@
+/**
+ * The append statements. Each is a whole append in one statement (one round trip, one commit):
+ * it inserts the record at the next seq, keeps the run's summary row and notifies listeners.
+ *
+ * Invariants:
+ * - the first writer of a name wins: a second insert of (run_id, name) fails the unique key and the
+ *   whole statement rolls back; the caller then reads the winner's record;
+ * - seq is dense per run: a record goes in at the seq after the run's last one (given by the caller
+ *   when it knows it, else read from the records' primary key); two writers that pick the same
+ *   seq collide on the primary key and the loser tries again, so no seq is skipped or doubled;
+ * - the summary row is written only when the record changes it (SummaryDelta.changesSummary, a run
+ *   no longer running, or updated_at over a second old): most records (values, attempts) then
+ *   write one row, not two. A run's length is read from the records, never from the summary row.
+ *
+ * Parameters: $1 run id, $2 name, $3 kind, $4 payload text, $5 agent, $6 parent run id, $7 input
+ * text, $8 model turns, $9 tool calls, $10 input tokens, $11 output tokens, $12 status after the
+ * record, $13 completes the run, $14 changes the summary; APPEND_AT_SQL adds $15, the seq.
+ */
+export const JOURNAL_CHANNEL = "backtrack_journal";
+
+const NOTIFY = `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, $12::text)::text) AS notified`;
+
+const SUMMARY = `
+  UPDATE runs AS r SET
+    agent = COALESCE(r.agent, $5::text),
+    parent_run_id = COALESCE(r.parent_run_id, $6::text),
+    input_text = COALESCE(r.input_text, $7::text),
+    model_turns = r.model_turns + $8::int,
+    tool_calls = r.tool_calls + $9::int,
+    input_tokens = r.input_tokens + $10::int,
+    output_tokens = r.output_tokens + $11::int,
+    status = $12::text,
+    pause = NULL,
+    error = NULL,
+    updated_at = now(),
+    completed_at = CASE WHEN $13::boolean THEN now() ELSE r.completed_at END
+  WHERE r.run_id = $1::text
+    AND ($14::boolean OR r.status <> $12::text OR r.pause IS NOT NULL OR r.error IS NOT NULL
+         OR r.updated_at < now() - interval '1 second')
+  RETURNING 1`;
+
+/** The hot path: the caller knows the run's last seq (so its summary row exists) and passes the next. */
+export const APPEND_AT_SQL = `
+WITH summary AS (${SUMMARY}),
+ins AS (
+  INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $15::int, $2::text, $3::text, $4::text::json)
+  RETURNING seq, created_at
+)
+SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
+
+/** The run's next seq is read from its records. No rows back means the run has no summary row (yet). */
+export const APPEND_SQL = `
+WITH summary AS (${SUMMARY}),
+ins AS (
+  INSERT INTO records (run_id, seq, name, kind, payload)
+  SELECT $1::text, COALESCE(max(seq), -1) + 1, $2::text, $3::text, $4::text::json FROM records WHERE run_id = $1::text
+  HAVING EXISTS (SELECT 1 FROM runs WHERE run_id = $1::text)
+  RETURNING seq, created_at
+)
+SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
+
+/** A run's first record (run:start, or any first write): creates the summary row; a run without
+ * one has no records, so this record is seq 0. No rows back means another writer created it first. */
+export const APPEND_FIRST_SQL = `
+WITH created AS (
+  INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, completed_at)
+  VALUES ($1::text, $5::text, $6::text, $7::text, $8::int, $9::int, $10::int, $11::int, $12::text,
+          CASE WHEN $13::boolean THEN now() END)
+  ON CONFLICT (run_id) DO NOTHING
+  RETURNING 0 AS seq
+), ins AS (
+  INSERT INTO records (run_id, seq, name, kind, payload)
+  SELECT $1::text, created.seq, $2::text, $3::text, $4::text::json FROM created
+  RETURNING seq, created_at
+)
+SELECT ins.seq, ins.created_at, ${NOTIFY}, $14::boolean AS changes FROM ins`;
