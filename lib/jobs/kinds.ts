@@ -1,11 +1,13 @@
 /**
  * The inspector's background job kinds, framework-free so that any server (or a test) can run
- * them on a JobRunner: `replay` drives a replay whose id was reserved when it was asked for, and
- * `recover` pushes every unfinished run forward. Inputs are plain JSON (they are stored in `jobs`).
+ * them on a JobRunner: `replay` drives a replay whose id was reserved when it was asked for,
+ * `recover` pushes every unfinished run forward, and `resume` drives a run's root after a
+ * person's decision was recorded in it. Inputs are plain JSON (they are stored in `jobs`).
  */
 import type { Registry } from "../agent/registry";
 import type { Journal } from "../journal/ports";
-import { recoveryCounts, recoverWithRegistry, type RecoveryCounts } from "../recovery/actions";
+import { recoveryCounts, recoverWithRegistry, resumeRoot, type RecoveryCounts, type Resumed } from "../recovery/actions";
+import { ResumeFailedError } from "../recovery/errors";
 import type { RecoveredRun } from "../recovery/recover";
 import type { Waker } from "../recovery/waker";
 import { diffRuns } from "../regression/diff-runs";
@@ -14,6 +16,7 @@ import type { JobHandler } from "./runner";
 
 export const REPLAY_JOB = "replay";
 export const RECOVER_JOB = "recover";
+export const RESUME_JOB = "resume";
 
 export interface ReplayJobInput {
   runId: string;
@@ -38,6 +41,16 @@ export interface RecoverJobOutput {
   error: string | null;
 }
 
+export interface ResumeJobInput {
+  /** The run the person decided on; the job drives the root of its tree. */
+  runId: string;
+  /** The decision's record, already journaled when the job was submitted. */
+  decision: { runId: string; name: string; by: string };
+}
+
+/** How the root ended: complete, paused again, or not driven here (leased, lost, skipped). A fault fails the job instead. */
+export type ResumeJobOutput = Resumed;
+
 export function jobHandlers(store: Journal, registry: Registry, options: { waker?: Waker } = {}): Record<string, JobHandler> {
   return {
     [REPLAY_JOB]: async (input, { signal }): Promise<ReplayJobOutput> => {
@@ -49,6 +62,13 @@ export function jobHandlers(store: Journal, registry: Registry, options: { waker
     [RECOVER_JOB]: async (_input, { signal }): Promise<RecoverJobOutput> => {
       const result = await recoverWithRegistry(store, registry, { waker: options.waker, signal });
       return { n: result.n, summary: recoveryCounts(result.runs), runs: result.runs, error: result.error?.message ?? null };
+    },
+    [RESUME_JOB]: async (input, { signal }): Promise<ResumeJobOutput> => {
+      const request = input as ResumeJobInput;
+      const resumed = await resumeRoot(store, registry, request.runId, { waker: options.waker, signal });
+      // A genuine fault is the job's failure (its error is the fault); a pause is a success.
+      if (resumed.resumed.outcome === "failed") throw new ResumeFailedError(resumed.root, resumed.resumed.error ?? "no error message");
+      return resumed;
     },
   };
 }

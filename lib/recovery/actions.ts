@@ -36,6 +36,26 @@ export async function resumeRoot(store: Journal, registry: Registry, runId: stri
   return { root, resumed: outcome.run, run: await store.run(root) };
 }
 
+/** One line for people on how a resumed root ended: "refund-900 resumed and completed". */
+export function resumeSentence({ root, resumed }: Pick<Resumed, "root" | "resumed">): string {
+  switch (resumed.outcome) {
+    case "complete":
+      return `${root} resumed and completed`;
+    case "paused":
+      return `${root} resumed and paused again: ${resumed.pause?.message ?? ""}`;
+    case "failed":
+      return `${root} resumed and failed: ${resumed.error ?? ""}`;
+    case "skipped":
+      return `${root} was already complete`;
+    case "leased":
+      return `${root} is being driven by another process (it holds the lease); that drive reads the decision, or Recover now does later`;
+    case "lost":
+      return `${root} lost its lease to another process mid-drive: ${resumed.error ?? ""}`;
+    default:
+      return `${root}: ${resumed.outcome}`;
+  }
+}
+
 export const RECOVERY_OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
 
 export type RecoveryCounts = Record<RecoveryOutcome, number>;

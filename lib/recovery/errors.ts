@@ -71,3 +71,16 @@ export class AlreadyDecidedError extends BacktrackError {
     super("already_decided", `run "${runId}" was already decided by ${by}; the first decision stands`);
   }
 }
+
+/**
+ * A run resumed after a decision ended with a genuine fault (not a pause). The decision stays
+ * recorded: the run is unfinished, and recovery resumes it again once the fault is fixed.
+ */
+export class ResumeFailedError extends BacktrackError {
+  constructor(
+    readonly runId: string,
+    readonly reason: string,
+  ) {
+    super("resume_failed", `run "${runId}" failed when resumed: ${reason}`);
+  }
+}
