@@ -25,7 +25,8 @@ test("approving the pending refund from the board completes the run, journaled w
   await page.goto("/recovery");
   await page.getByLabel("Decided by").fill("e2e-reviewer");
   await row(page, "refund-900").getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByText("refund-900 resumed and completed")).toBeVisible();
+  await expect(page.getByRole("status", { name: "Last action" })).toHaveText("Recorded: approved issueRefund in refund-900 (by e2e-reviewer).");
+  await expect(page.getByRole("status", { name: "Resume progress" })).toHaveText("refund-900 resumed and completed");
   await expect(row(page, "refund-900")).toHaveCount(0);
   const summary = (await (await request.get("/api/runs/refund-900")).json()) as { run: { status: string } };
   expect(summary.run.status).toBe("complete");
@@ -40,7 +41,8 @@ test("answering the interrupted run resumes it", async ({ page }) => {
   const concierge = row(page, "concierge-5");
   await concierge.getByRole("textbox", { name: "Answer" }).fill("Saturday");
   await concierge.getByRole("button", { name: "Send answer" }).click();
-  await expect(page.getByText(/concierge-5 resumed and (completed|paused again)/)).toBeVisible();
+  await expect(page.getByRole("status", { name: "Last action" })).toHaveText('Recorded: the answer "Saturday" to concierge-5 (by inspector).');
+  await expect(page.getByRole("status", { name: "Resume progress" })).toHaveText(/concierge-5 resumed and (completed|paused again)/);
   await expect(row(page, "concierge-5").getByRole("textbox", { name: "Answer" })).toHaveCount(0);
 });
 
@@ -72,7 +74,8 @@ test("resolving the halted payout from the board: the person's result becomes th
   await expect(page.getByRole("alert", { name: "Last action" })).toContainText("The result must be JSON");
   await payout.getByRole("textbox", { name: "Result (JSON)" }).fill('{"sent": 250, "receipt": "bank-77"}');
   await payout.getByRole("button", { name: "It succeeded" }).click();
-  await expect(page.getByText(/payout-9 resumed and completed/)).toBeVisible();
+  await expect(page.getByRole("status", { name: "Last action" })).toHaveText("Recorded: it succeeded, for the call payout-9 halted on (by e2e-ops).");
+  await expect(page.getByRole("status", { name: "Resume progress" })).toHaveText("payout-9 resumed and completed");
   await expect(row(page, "payout-9")).toHaveCount(0);
   const result = (await (await request.get("/api/runs/payout-9/records?from=0&limit=50")).json()) as { records: Array<{ name: string; payload: Record<string, unknown> }> };
   expect(result.records.find((record) => record.name === "turn:0:call:0:resolution:1")?.payload).toMatchObject({ outcome: "succeeded", by: "e2e-ops" });

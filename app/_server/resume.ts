@@ -1,27 +1,25 @@
 /**
  * A person's decision on a paused run (approval, denial, answer, resolution), as every decision
  * endpoint handles it: journal it in the run that waits (the first decision stands: a second one is
- * AlreadyDecidedError), then drive the run's root again through the server's registry, under a
- * lease, with sleeps registered on the database waker.
+ * AlreadyDecidedError), then resume the run's root in a `resume` job on the server's JobRunner
+ * (the server's registry, under a lease, sleeps on the database waker), so the request answers at
+ * once instead of waiting for the model. GET /api/jobs/{jobId} reports how the resume ended.
  */
 import "server-only";
+import { decideThenSubmit, type Submitted } from "@/lib/jobs/decisions";
 import type { Decided } from "@/lib/recovery/decisions";
-import { resumeRoot, type Resumed } from "@/lib/recovery/actions";
-import { AlreadyDecidedError } from "@/lib/recovery/errors";
 import type { PostgresStore } from "@/lib/store/postgres-store";
-import { PostgresWaker } from "@/lib/store/postgres-waker";
-import { serverRegistry } from "./registry";
+import { jobRunner } from "./jobs";
 import { getStore } from "./store";
 
-/** The decision's record (under `field`, e.g. "answer") and how the resumed root ended. */
+/** The decision's record (under `field`, e.g. "answer") and the id of the job resuming its root. */
 export async function decideThenResume<Payload extends { by: string }, Field extends string>(
   runId: string,
   field: Field,
   decide: (store: PostgresStore) => Promise<Decided<Payload>>,
-): Promise<{ runId: string } & Record<Field, Payload> & Resumed> {
+): Promise<Submitted<Field, Payload>> {
   const store = await getStore();
-  const decided = await decide(store);
-  if (!decided.created) throw new AlreadyDecidedError(decided.runId, decided.record.payload.by);
-  const resumed = await resumeRoot(store, await serverRegistry(), runId, { waker: new PostgresWaker(store) });
-  return { runId: decided.runId, [field]: decided.record.payload, ...resumed } as { runId: string } & Record<Field, Payload> & Resumed;
+  // The runner first: a server that cannot run the resume (a broken config) refuses the decision instead of recording it.
+  const runner = await jobRunner();
+  return decideThenSubmit(runner, runId, field, () => decide(store));
 }

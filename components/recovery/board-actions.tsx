@@ -1,36 +1,41 @@
 "use client";
 
-/** The recovery board's actions: approve/deny, answer, resolve an unknown outcome, and "Recover now" (a server job, polled for its summary). */
+/**
+ * The recovery board's actions: approve/deny, answer, resolve an unknown outcome (each answered as
+ * soon as the decision is journaled, with the job that resumes the run), and "Recover now" (a
+ * server job, polled for its summary).
+ */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import type { AnswerPayload, ApprovalPayload, ResolutionPayload } from "@/lib/agent/payloads";
 import { FINISHED_JOB, getJson, postJson } from "../api";
 
-interface Resumed {
-  root: string;
-  resumed: { outcome: string; error?: string; pause?: { message: string } };
-}
+/** A decision endpoint's 202: the decision as recorded (under `decision`, `answer` or `resolution`) and the resume's job. */
+type Decided<Field extends string, Payload> = { runId: string; jobId: string } & Record<Field, Payload>;
 
-function outcomeText(result: Resumed): string {
-  const { outcome, error, pause } = result.resumed;
-  if (outcome === "complete") return `${result.root} resumed and completed`;
-  if (outcome === "paused") return `${result.root} resumed and paused again: ${pause?.message ?? ""}`;
-  if (outcome === "failed") return `${result.root} resumed and failed: ${error ?? ""}`;
-  return `${result.root}: ${outcome}`;
-}
+const RESOLVED: Record<ResolutionPayload["outcome"], string> = { succeeded: "it succeeded", failed: "it failed", retry: "retry" };
 
-/** What an action ended with; the board shows it above the list (the run's row may vanish once it completes). */
+/**
+ * What an action ended with; the board shows it above the list (the run's row may vanish once it
+ * completes): the recorded decision, or why it was refused, and the job resuming the run.
+ */
 export interface ActionResult {
   text: string;
   error: boolean;
+  resume?: { jobId: string; runId: string };
+}
+
+function recorded(runId: string, what: string, by: string, jobId: string): Omit<ActionResult, "error"> {
+  return { text: `Recorded: ${what} (by ${by}).`, resume: { jobId, runId } };
 }
 
 function useAction(onDone: (result: ActionResult) => void) {
   const [pending, setPending] = useState(false);
-  const run = async (work: () => Promise<string>) => {
+  const run = async (work: () => Promise<Omit<ActionResult, "error">>) => {
     setPending(true);
     let result: ActionResult;
     try {
-      result = { text: await work(), error: false };
+      result = { ...(await work()), error: false };
     } catch (error) {
       result = { text: error instanceof Error ? error.message : String(error), error: true };
     }
@@ -43,7 +48,11 @@ function useAction(onDone: (result: ActionResult) => void) {
 export function DecisionButtons({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
   const action = useAction(onDone);
   const decide = (decision: "approve" | "deny") =>
-    action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) })));
+    action.run(async () => {
+      const answer = await postJson<Decided<"decision", ApprovalPayload>>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) });
+      const { approved, toolName, by: decidedBy } = answer.decision;
+      return recorded(answer.runId, `${approved ? "approved" : "denied"} ${toolName} in ${answer.runId}`, decidedBy, answer.jobId);
+    });
   return (
     <div className="board-actions">
       <button type="button" disabled={action.pending} onClick={() => void decide("approve")}>
@@ -64,7 +73,10 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
       className="board-actions"
       onSubmit={(event) => {
         event.preventDefault();
-        void action.run(async () => outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) })));
+        void action.run(async () => {
+          const answer = await postJson<Decided<"answer", AnswerPayload>>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) });
+          return recorded(answer.runId, `the answer "${answer.answer.text}" to ${answer.runId}`, answer.answer.by, answer.jobId);
+        });
       }}
     >
       <input type="text" aria-label="Answer" placeholder="Your answer" value={text} onChange={(event) => setText(event.target.value)} required />
@@ -75,7 +87,7 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
   );
 }
 
-type Outcome = "succeeded" | "failed" | "retry";
+type Outcome = ResolutionPayload["outcome"];
 
 /**
  * A halted call, after the person checked downstream: it took effect (with its result, as JSON),
@@ -95,7 +107,8 @@ export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; 
         }
       }
       const body = { outcome, ...(outcome === "succeeded" ? { result: parsed } : {}), ...(by.trim() ? { by: by.trim() } : {}) };
-      return outcomeText(await postJson<Resumed>(`/api/runs/${encodeURIComponent(runId)}/resolutions`, body));
+      const answer = await postJson<Decided<"resolution", ResolutionPayload>>(`/api/runs/${encodeURIComponent(runId)}/resolutions`, body);
+      return recorded(answer.runId, `${RESOLVED[answer.resolution.outcome]}, for the call ${answer.runId} halted on`, answer.resolution.by, answer.jobId);
     });
   return (
     <div className="board-actions">

@@ -2,9 +2,11 @@
 
 /**
  * The recovery board: every unfinished run, why it waits, its lease, and what a person can do
- * (approve or deny a tool call, answer a question, run recovery). The list refetches on every
- * live change (/api/stream) and polls while the stream is down. Controls are absent when the
- * server is read-only (the API refuses them too).
+ * (approve or deny a tool call, answer a question, resolve a halt, run recovery). A decision is
+ * shown as recorded as soon as the server journaled it; the run then resumes in a server job,
+ * whose progress and outcome follow it. The list refetches on every live change (/api/stream) and
+ * polls while the stream is down. Controls are absent when the server is read-only (the API
+ * refuses them too).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -15,6 +17,7 @@ import { getJson } from "../api";
 import { runHref } from "../links";
 import { useLiveChanges } from "../use-live";
 import { AnswerForm, DecisionButtons, RecoverNow, ResolveForm, type ActionResult } from "./board-actions";
+import { ResumeProgress } from "./resume-progress";
 
 const POLL_MS = 3_000;
 export const BOARD_KEY = ["recovery-board"];
@@ -69,9 +72,12 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
         </div>
       )}
       {last ? (
-        <p role={last.error ? "alert" : "status"} aria-label="Last action" className={last.error ? "error-box" : "notice"}>
-          {last.text}
-        </p>
+        <>
+          <p role={last.error ? "alert" : "status"} aria-label="Last action" className={last.error ? "error-box" : "notice"}>
+            {last.text}
+          </p>
+          {last.resume ? <ResumeProgress key={last.resume.jobId} jobId={last.resume.jobId} runId={last.resume.runId} onDone={refresh} /> : null}
+        </>
       ) : null}
       {board.error ? <p className="error-box">Could not refresh the list: {board.error.message}</p> : null}
       {runs.length === 0 ? (

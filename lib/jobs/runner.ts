@@ -1,6 +1,7 @@
 /**
- * JobRunner: background jobs (the inspector's replays) with a concurrency limit and a time limit,
- * recorded in the `jobs` table so that their state outlives the process. Invariants:
+ * JobRunner: background jobs (the inspector's replays, recovery passes and resumes after a
+ * decision) with a concurrency limit and a time limit, recorded in the `jobs` table so that their
+ * state outlives the process. Invariants:
  * - a job is run only by the runner that accepted it (its `owner`); a runner renews the heartbeat
  *   of its unfinished jobs while it lives;
  * - an unfinished job whose heartbeat is older than `staleAfterMs` belonged to a runner that

@@ -3,7 +3,7 @@
  * resolve a call whose outcome is unknown (the run halted).
  * Each is one journal record in the run that waits (a sub-agent's pause names it), written under
  * the name the pause gave; the first decision wins. Resuming the run is the caller's next step
- * (the CLI resumes the root run through the registry).
+ * (the CLI resumes the root run through the registry and waits; the inspector submits a `resume` job).
  */
 import { RunNotFoundError } from "../journal/errors";
 import type { Journal } from "../journal/ports";

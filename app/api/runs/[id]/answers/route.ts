@@ -12,12 +12,12 @@ const body = z
   })
   .strict();
 
-/** POST /api/runs/{id}/answers: answer the question the run asked (an interrupt), then resume it. */
+/** POST /api/runs/{id}/answers → 202 { runId, answer, jobId }: the answer to the run's question is journaled; the run resumes in job `jobId`. */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "answer", (store) => answer(store, id, asked.text, { by: asked.by ?? "inspector" })));
+    return json(await decideThenResume(id, "answer", (store) => answer(store, id, asked.text, { by: asked.by ?? "inspector" })), 202);
   } catch (error) {
     return errorResponse(error);
   }

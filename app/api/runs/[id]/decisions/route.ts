@@ -13,12 +13,15 @@ const body = z
   })
   .strict();
 
-/** POST /api/runs/{id}/decisions: approve or deny the tool call the run waits on (journaled with who decided), then resume it. */
+/**
+ * POST /api/runs/{id}/decisions → 202 { runId, decision, jobId }: approve or deny the tool call the
+ * run waits on, journaled with who decided before the answer; the run resumes in job `jobId`.
+ */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })));
+    return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })), 202);
   } catch (error) {
     return errorResponse(error);
   }

@@ -16,14 +16,15 @@ const body = z
   .refine((asked) => asked.result === undefined || asked.outcome === "succeeded", { message: "result goes with outcome succeeded only", path: ["result"] });
 
 /**
- * POST /api/runs/{id}/resolutions: how the call the run halted on ended, as a person found out
- * downstream (succeeded with a result, failed, or retry once), journaled with who said so; then resume it.
+ * POST /api/runs/{id}/resolutions → 202 { runId, resolution, jobId }: how the call the run halted on
+ * ended, as a person found out downstream (succeeded with a result, failed, or retry once),
+ * journaled with who said so; the run resumes in job `jobId`.
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
   try {
     const { id } = await context.params;
     const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "resolution", (store) => resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" })));
+    return json(await decideThenResume(id, "resolution", (store) => resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" })), 202);
   } catch (error) {
     return errorResponse(error);
   }
