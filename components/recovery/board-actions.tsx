@@ -11,7 +11,7 @@ import type { AnswerPayload, ApprovalPayload, ResolutionPayload } from "@/lib/ag
 import { FINISHED_JOB, getJson, postJson } from "../api";
 
 /** A decision endpoint's 202: the decision as recorded (under `decision`, `answer` or `resolution`) and the resume's job. */
-type Decided<Field extends string, Payload> = { runId: string; jobId: string } & Record<Field, Payload>;
+type DecisionAnswer<Field extends string, Payload> = { runId: string; jobId: string } & Record<Field, Payload>;
 
 const RESOLVED: Record<ResolutionPayload["outcome"], string> = { succeeded: "it succeeded", failed: "it failed", retry: "retry" };
 
@@ -49,7 +49,7 @@ export function DecisionButtons({ runId, by, onDone }: { runId: string; by: stri
   const action = useAction(onDone);
   const decide = (decision: "approve" | "deny") =>
     action.run(async () => {
-      const answer = await postJson<Decided<"decision", ApprovalPayload>>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) });
+      const answer = await postJson<DecisionAnswer<"decision", ApprovalPayload>>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) });
       const { approved, toolName, by: decidedBy } = answer.decision;
       return recorded(answer.runId, `${approved ? "approved" : "denied"} ${toolName} in ${answer.runId}`, decidedBy, answer.jobId);
     });
@@ -74,7 +74,7 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
       onSubmit={(event) => {
         event.preventDefault();
         void action.run(async () => {
-          const answer = await postJson<Decided<"answer", AnswerPayload>>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) });
+          const answer = await postJson<DecisionAnswer<"answer", AnswerPayload>>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) });
           return recorded(answer.runId, `the answer "${answer.answer.text}" to ${answer.runId}`, answer.answer.by, answer.jobId);
         });
       }}
@@ -107,7 +107,7 @@ export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; 
         }
       }
       const body = { outcome, ...(outcome === "succeeded" ? { result: parsed } : {}), ...(by.trim() ? { by: by.trim() } : {}) };
-      const answer = await postJson<Decided<"resolution", ResolutionPayload>>(`/api/runs/${encodeURIComponent(runId)}/resolutions`, body);
+      const answer = await postJson<DecisionAnswer<"resolution", ResolutionPayload>>(`/api/runs/${encodeURIComponent(runId)}/resolutions`, body);
       return recorded(answer.runId, `${RESOLVED[answer.resolution.outcome]}, for the call ${answer.runId} halted on`, answer.resolution.by, answer.jobId);
     });
   return (
