@@ -1,9 +1,14 @@
 /**
  * Comparing two decision points: the entries of a RunDiff, shared by the positional diff
  * (diff.ts) and the opt-in realignment (realign.ts).
+ *
+ * An entry keeps its two points and builds its `detail` when first read (then keeps it): a diff
+ * of 100,000 points is read a page at a time, and building every detail up front (with its
+ * arguments hashes) cost more than the comparison itself. JSON (`toJSON`) and `plainEntry` give
+ * the detail whole, as a plain object.
  */
-import { sameJson } from "../journal/canonical";
 import type { DecisionKind, DecisionPoint, ModelDecision, ToolCallSignature, ToolDecision, ToolStatus } from "./decisions";
+import { canonicalEqual } from "./equal";
 
 export type DiffStatus = "same" | "changed" | "missing" | "added";
 
@@ -55,11 +60,18 @@ export interface DiffSummary {
   added: number;
 }
 
+function describe(point: DecisionPoint): string {
+  return point.kind === "model" ? `a model step (step ${point.step})` : `a tool call (${point.toolName})`;
+}
+
+const plainCall = (call: ToolCallSignature): ToolCallSignature => ({ toolName: call.toolName, argsHash: call.argsHash, args: call.args });
+
 /**
  * Both sides' detail. Every field is always present (undefined where a side has none, which JSON
- * drops): one object shape for every entry keeps a 100,000-entry diff fast and small.
+ * drops): one object shape for every entry. `plain` copies the tool calls into plain objects
+ * (reading their hashes); without it they are the points' own, hashed on demand.
  */
-function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined): DiffDetail {
+function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined, plain: boolean): DiffDetail {
   const modelA = a?.kind === "model" ? a : undefined;
   const modelB = b?.kind === "model" ? b : undefined;
   const toolA = a?.kind === "tool" ? a : undefined;
@@ -71,19 +83,69 @@ function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined): D
     seqB: b?.seq,
     textA: modelA?.text,
     textB: modelB?.text,
-    toolCallsA: modelA?.toolCalls,
-    toolCallsB: modelB?.toolCalls,
+    toolCallsA: plain ? modelA?.toolCalls.map(plainCall) : modelA?.toolCalls,
+    toolCallsB: plain ? modelB?.toolCalls.map(plainCall) : modelB?.toolCalls,
     toolName: toolA && toolB && toolA.toolName !== toolB.toolName ? `${toolA.toolName} → ${toolB.toolName}` : (toolA ?? toolB)?.toolName,
     toolNameA: toolA?.toolName,
     toolNameB: toolB?.toolName,
-    argsHashA: toolA?.argsHash,
-    argsHashB: toolB?.argsHash,
+    argsHashA: plain ? toolA?.argsHash : undefined,
+    argsHashB: plain ? toolB?.argsHash : undefined,
     statusA: toolA?.status,
     statusB: toolB?.status,
     outputA: toolA?.output,
     outputB: toolB?.output,
-    note: undefined,
+    note: a && b && a.kind !== b.kind ? `A has ${describe(a)} where B has ${describe(b)}` : undefined,
   };
+}
+
+/** An entry of a diff, over its two points (either may be absent). */
+export class ComparedEntry implements DiffEntry {
+  readonly index: number;
+  readonly step: number;
+  readonly kind: DecisionKind;
+  readonly status: DiffStatus;
+  readonly indexA: number | undefined;
+  readonly indexB: number | undefined;
+  realigned: true | undefined = undefined;
+  readonly #a: DecisionPoint | undefined;
+  readonly #b: DecisionPoint | undefined;
+  #detail: DiffDetail | undefined = undefined;
+
+  constructor(index: number, status: DiffStatus, a: DecisionPoint | undefined, b: DecisionPoint | undefined) {
+    const point = (a ?? b) as DecisionPoint;
+    this.index = index;
+    this.step = point.step;
+    this.kind = point.kind;
+    this.status = status;
+    this.indexA = a?.index;
+    this.indexB = b?.index;
+    this.#a = a;
+    this.#b = b;
+  }
+
+  get detail(): DiffDetail {
+    return (this.#detail ??= detailOf(this.#a, this.#b, true));
+  }
+
+  /** The detail as read so far, or one whose tool calls are the points' own and whose hashes are left out (for rows). */
+  glance(): DiffDetail {
+    return this.#detail ?? detailOf(this.#a, this.#b, false);
+  }
+
+  toJSON(): DiffEntry {
+    const { index, step, kind, status, indexA, indexB, detail, realigned } = this;
+    return { index, step, kind, status, indexA, indexB, detail, realigned };
+  }
+}
+
+/** The entry as a plain object, detail included (what JSON gives; for a React client component's props). */
+export function plainEntry(entry: DiffEntry): DiffEntry {
+  return entry instanceof ComparedEntry ? entry.toJSON() : entry;
+}
+
+/** An entry's detail for a one-line view: argsHash fields may be absent, tool calls may be the points' own. */
+export function glance(entry: DiffEntry): DiffDetail {
+  return entry instanceof ComparedEntry ? entry.glance() : entry.detail;
 }
 
 function sameCalls(a: readonly ToolCallSignature[], b: readonly ToolCallSignature[]): boolean {
@@ -91,39 +153,29 @@ function sameCalls(a: readonly ToolCallSignature[], b: readonly ToolCallSignatur
   for (let index = 0; index < a.length; index += 1) {
     const left = a[index] as ToolCallSignature;
     const right = b[index] as ToolCallSignature;
-    if (left.toolName !== right.toolName || left.argsHash !== right.argsHash) return false;
+    if (left.toolName !== right.toolName || !canonicalEqual(left.args, right.args)) return false;
   }
   return true;
 }
 
+/** Equal arguments are exactly equal hashes (both are of canonical JSON): no hash is needed here. */
 function sameTool(a: ToolDecision, b: ToolDecision): boolean {
-  if (a.toolName !== b.toolName || a.status !== b.status || a.argsHash !== b.argsHash) return false;
-  return sameJson(a.output, b.output);
+  return a.toolName === b.toolName && a.status === b.status && canonicalEqual(a.args, b.args) && canonicalEqual(a.output, b.output);
 }
 
-function describe(point: DecisionPoint): string {
-  return point.kind === "model" ? `a model step (step ${point.step})` : `a tool call (${point.toolName})`;
+/** Whether A's and B's points decide the same. */
+export function samePoint(a: DecisionPoint, b: DecisionPoint): boolean {
+  if (a.kind === "model") return b.kind === "model" && a.text === b.text && sameCalls(a.toolCalls, (b as ModelDecision).toolCalls);
+  return b.kind === "tool" && sameTool(a, b);
 }
 
 /** One entry comparing A's and B's points at the same place. */
-export function compareAt(index: number, a: DecisionPoint, b: DecisionPoint): DiffEntry {
-  const detail = detailOf(a, b);
-  let same: boolean;
-  if (a.kind !== b.kind) {
-    same = false;
-    detail.note = `A has ${describe(a)} where B has ${describe(b)}`;
-  } else if (a.kind === "model") {
-    same = a.text === (b as ModelDecision).text && sameCalls(a.toolCalls, (b as ModelDecision).toolCalls);
-  } else {
-    same = sameTool(a, b as ToolDecision);
-  }
-  return { index, step: a.step, kind: a.kind, status: same ? "same" : "changed", indexA: a.index, indexB: b.index, detail, realigned: undefined };
+export function compareAt(index: number, a: DecisionPoint, b: DecisionPoint): ComparedEntry {
+  return new ComparedEntry(index, samePoint(a, b) ? "same" : "changed", a, b);
 }
 
-export function onlyIn(index: number, point: DecisionPoint, side: "A" | "B"): DiffEntry {
-  const a = side === "A" ? point : undefined;
-  const b = side === "B" ? point : undefined;
-  return { index, step: point.step, kind: point.kind, status: a ? "missing" : "added", indexA: a?.index, indexB: b?.index, detail: detailOf(a, b), realigned: undefined };
+export function onlyIn(index: number, point: DecisionPoint, side: "A" | "B"): ComparedEntry {
+  return side === "A" ? new ComparedEntry(index, "missing", point, undefined) : new ComparedEntry(index, "added", undefined, point);
 }
 
 export function summarise(steps: readonly DiffEntry[]): { summary: DiffSummary; divergentAt: number | null } {
@@ -135,4 +187,3 @@ export function summarise(steps: readonly DiffEntry[]): { summary: DiffSummary; 
   }
   return { summary, divergentAt };
 }
-

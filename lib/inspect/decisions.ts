@@ -3,9 +3,13 @@
  * order. A tool point is found by its position (`turn:<t>:call:<i>:result`), never by tool-call
  * id: models and SDKs assign those at random, so two independent runs never share them, while the
  * positions of two runs line up. Pure; reads stored payloads defensively.
+ *
+ * Cost: one pass over the records, a few small objects per point, no text and no hashing. An
+ * arguments hash is computed when it is first read (a diff entry's detail, JSON): the diff itself
+ * compares arguments structurally (equal.ts), which decides exactly what equal hashes decided.
  */
 import type { ApprovalPayload, ModelPayload, ToolResultPayload } from "../agent/payloads";
-import { canonicalJson, hashCanonical, plainEqual, sameJson } from "../journal/canonical";
+import { stableHash } from "../journal/canonical";
 import type { JournalRecord } from "../journal/types";
 
 export interface ToolCallSignature {
@@ -38,6 +42,8 @@ export interface ToolDecision extends PointBase {
   /** Position of the call in its model step's content. */
   callIndex: number;
   toolName: string;
+  /** The arguments the tool ran with (its result's; the model's when the result has none). */
+  args: unknown;
   argsHash: string;
   status: ToolStatus;
   output: unknown;
@@ -45,6 +51,87 @@ export interface ToolDecision extends PointBase {
 
 export type DecisionPoint = ModelDecision | ToolDecision;
 export type DecisionKind = DecisionPoint["kind"];
+
+/**
+ * A tool call as the model asked for it. Points are small on purpose (a diff holds 200,000 of them
+ * at once, and every byte is copied by the young-generation collector): `kind` lives on the
+ * prototype, and a hash is computed on each read rather than kept (an entry keeps its detail).
+ */
+export class ToolCall implements ToolCallSignature {
+  constructor(
+    readonly toolName: string,
+    readonly args: unknown,
+  ) {}
+
+  get argsHash(): string {
+    return stableHash(this.args);
+  }
+
+  toJSON(): ToolCallSignature {
+    return { toolName: this.toolName, argsHash: this.argsHash, args: this.args };
+  }
+}
+
+class ModelPoint implements ModelDecision {
+  constructor(
+    public index: number,
+    readonly step: number,
+    readonly seq: number,
+    readonly text: string,
+    readonly toolCalls: ToolCall[],
+  ) {}
+
+  get kind(): "model" {
+    return "model";
+  }
+
+  toJSON(): ModelDecision {
+    const { kind, index, step, seq, text, toolCalls } = this;
+    return { kind, index, step, seq, text, toolCalls };
+  }
+}
+
+/** A tool call's point: the model's call until its result record fills it in. */
+class ToolPoint implements ToolDecision {
+  seq = -1;
+  toolName: string;
+  args: unknown;
+  status: ToolStatus = "no_result";
+  output: unknown = null;
+
+  constructor(
+    public index: number,
+    readonly step: number,
+    readonly callIndex: number,
+    call: ToolCall,
+  ) {
+    this.toolName = call.toolName;
+    this.args = call.args;
+  }
+
+  get kind(): "tool" {
+    return "tool";
+  }
+
+  get argsHash(): string {
+    return stableHash(this.args);
+  }
+
+  result(record: JournalRecord, denied: boolean): void {
+    const payload = (record.payload ?? null) as Partial<ToolResultPayload> | null;
+    this.seq = record.seq;
+    if (typeof payload?.toolName === "string") this.toolName = payload.toolName;
+    // The arguments the tool ran with (validated by its schema): usually the model's own.
+    if (payload && "args" in payload) this.args = payload.args ?? null;
+    this.output = payload?.result ?? null;
+    this.status = denied ? "denied" : payload?.isError === true ? "failed" : "succeeded";
+  }
+
+  toJSON(): Omit<ToolDecision, "args"> {
+    const { kind, index, step, seq, callIndex, toolName, argsHash, status, output } = this;
+    return { kind, index, step, seq, callIndex, toolName, argsHash, status, output };
+  }
+}
 
 interface CallContent {
   type?: unknown;
@@ -84,74 +171,90 @@ function parseName(name: string): boolean {
   return true;
 }
 
-export interface DecisionOptions {
-  /**
-   * Another run's points (a diff's A when this is its B): a call whose arguments equal that run's
-   * call at the same place takes its hash instead of canonicalising and hashing again. A hint only:
-   * hashes are reused for equal arguments, wherever the points sit.
-   */
-  reference?: readonly DecisionPoint[];
+/** Appends a model step's point and one point per tool call in its content. */
+function addModel(points: DecisionPoint[], record: JournalRecord, step: number): void {
+  const content = ((record.payload as Partial<ModelPayload> | null)?.message?.content ?? []) as CallContent[];
+  let text = "";
+  let calls: ToolCall[] = NO_CALLS;
+  for (const part of content) {
+    if (part?.type === "text" && typeof part.text === "string") text += part.text;
+    else if (part?.type === "tool-call") {
+      const call = new ToolCall(String(part.toolName ?? ""), part.args ?? null);
+      // Exact sizes: an array grown by push reserves room for 17.
+      calls = calls === NO_CALLS ? [call] : [...calls, call];
+    }
+  }
+  points.push(new ModelPoint(points.length, step, record.seq, text, calls === NO_CALLS ? [] : calls));
+  for (let callIndex = 0; callIndex < calls.length; callIndex += 1) points.push(new ToolPoint(points.length, step, callIndex, calls[callIndex] as ToolCall));
 }
 
-function modelsByStep(points: readonly DecisionPoint[] | undefined): ModelDecision[] {
-  const byStep: ModelDecision[] = [];
-  for (const point of points ?? []) if (point.kind === "model") byStep[point.step] = point;
-  return byStep;
+const NO_CALLS: ToolCall[] = [];
+
+/** How the records of a run's tool calls fill in their points. */
+class Calls {
+  /** denied[step][call]: a denial met before its result. */
+  #denied: boolean[][] = [];
+
+  constructor(readonly points: DecisionPoint[]) {}
+
+  /** Fills in call `call` of the model point at `at` from its result or approval record. */
+  attach(at: number, call: number, record: JournalRecord): void {
+    const model = this.points[at] as ModelPoint;
+    if (call >= model.toolCalls.length) return;
+    const tool = this.points[at + 1 + call] as ToolPoint;
+    if (record.kind !== "approval") tool.result(record, this.#denied[model.step]?.[call] === true);
+    else if ((record.payload as Partial<ApprovalPayload> | null)?.approved === false) {
+      // A denied call still has a result record; without one it stays `no_result`.
+      if (tool.status === "no_result") (this.#denied[model.step] ??= [])[call] = true;
+      else tool.status = "denied";
+    }
+  }
+}
+
+/** The points regrouped by step (each model point with its tool points), renumbered. Stable. */
+function inStepOrder(points: DecisionPoint[]): DecisionPoint[] {
+  const groups: DecisionPoint[][] = [];
+  for (const point of points) {
+    if (point.kind === "model") groups.push([point]);
+    else (groups[groups.length - 1] as DecisionPoint[]).push(point);
+  }
+  groups.sort((a, b) => (a[0] as DecisionPoint).step - (b[0] as DecisionPoint).step);
+  const ordered = groups.flat();
+  ordered.forEach((point, index) => (point.index = index));
+  return ordered;
 }
 
 /** The decision points of one run's records (its own records: a sub-agent's decisions are in its run). */
-export function decisionPoints(records: readonly JournalRecord[], options: DecisionOptions = {}): DecisionPoint[] {
-  const reference = modelsByStep(options.reference);
-  // results[step][call] and approvals[step][call]: found by position, never by tool-call id.
-  const results: JournalRecord[][] = [];
-  const approvals: JournalRecord[][] = [];
-  const models: Array<{ record: JournalRecord; step: number }> = [];
-  for (const record of records) {
-    if (record.kind !== "model" && record.kind !== "tool_result" && record.kind !== "approval") continue;
-    if (!parseName(record.name)) continue;
-    if (record.kind === "model") {
-      if (parsed.call < 0) models.push({ record, step: parsed.step });
-    } else if (parsed.call >= 0 && parsed.suffix === (record.kind === "approval" ? "approval" : "result")) {
-      const table = record.kind === "approval" ? approvals : results;
-      (table[parsed.step] ??= [])[parsed.call] = record;
-    }
-  }
-  // Turns are written in order; sorting keeps foreign or imported data in step order too.
-  if (models.some((model, index) => index > 0 && (models[index - 1] as { step: number }).step > model.step)) models.sort((a, b) => a.step - b.step);
+export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint[] {
   const points: DecisionPoint[] = [];
-  for (const { record, step } of models) {
-    const content = ((record.payload as Partial<ModelPayload> | null)?.message?.content ?? []) as CallContent[];
-    let text = "";
-    const calls: ToolCallSignature[] = [];
-    for (const part of content) {
-      if (part?.type === "text" && typeof part.text === "string") text += part.text;
-      else if (part?.type === "tool-call") {
-        const args = part.args ?? null;
-        const same = reference[step]?.toolCalls[calls.length];
-        calls.push({ toolName: String(part.toolName ?? ""), argsHash: same && plainEqual(same.args, args) ? same.argsHash : hashCanonical(canonicalJson(args)), args });
-      }
-    }
-    points.push({ kind: "model", index: points.length, step, seq: record.seq, text, toolCalls: calls });
-    for (let callIndex = 0; callIndex < calls.length; callIndex += 1) {
-      const call = calls[callIndex] as ToolCallSignature;
-      const result = results[step]?.[callIndex];
-      const payload = (result?.payload ?? null) as Partial<ToolResultPayload> | null;
-      const approval = approvals[step]?.[callIndex]?.payload as Partial<ApprovalPayload> | undefined;
-      // The arguments the tool ran with (validated by its schema): usually the model's own.
-      const ranWith = payload && "args" in payload ? (payload.args ?? null) : call.args;
-      const hash = ranWith === call.args || sameJson(ranWith, call.args) ? call.argsHash : hashCanonical(canonicalJson(ranWith));
-      points.push({
-        kind: "tool",
-        index: points.length,
-        step,
-        seq: result?.seq ?? -1,
-        callIndex,
-        toolName: typeof payload?.toolName === "string" ? payload.toolName : call.toolName,
-        argsHash: hash,
-        status: !result ? "no_result" : approval?.approved === false ? "denied" : payload?.isError === true ? "failed" : "succeeded",
-        output: result ? (payload?.result ?? null) : null,
-      });
+  // modelAt[step]: where the step's model point is in `points`; its tool points follow it.
+  const modelAt: number[] = [];
+  const calls = new Calls(points);
+  // Results and approvals met before their model step: not the loop's order (foreign or imported data).
+  let early: JournalRecord[] | undefined;
+  let lastStep = -1;
+  let ordered = true;
+  for (const record of records) {
+    const kind = record.kind;
+    if (kind !== "model" && kind !== "tool_result" && kind !== "approval") continue;
+    if (!parseName(record.name)) continue;
+    if (kind === "model") {
+      if (parsed.call >= 0) continue;
+      if (parsed.step < lastStep) ordered = false;
+      lastStep = Math.max(lastStep, parsed.step);
+      modelAt[parsed.step] = points.length;
+      addModel(points, record, parsed.step);
+    } else if (parsed.call >= 0 && parsed.suffix === (kind === "approval" ? "approval" : "result")) {
+      const at = modelAt[parsed.step];
+      if (at === undefined) (early ??= []).push(record);
+      else calls.attach(at, parsed.call, record);
     }
   }
-  return points;
+  for (const record of early ?? []) {
+    parseName(record.name);
+    const at = modelAt[parsed.step];
+    if (at !== undefined) calls.attach(at, parsed.call, record);
+  }
+  // Turns are written in order; regrouping keeps foreign or imported data in step order too.
+  return ordered ? points : inStepOrder(points);
 }

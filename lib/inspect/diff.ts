@@ -4,8 +4,11 @@
  *
  * Alignment is positional: the i-th decision point of A is compared with the i-th of B (see
  * decisions.ts for why positions, not tool-call ids). A model point is `same` when its text and
- * its tool-call list (name + args hash, in content order) match; a tool point when its tool name,
- * status, args hash and output (canonical JSON) match. `divergentAt` is the first non-`same` index.
+ * its tool-call list (name + arguments, in content order) match; a tool point when its tool name,
+ * status, arguments and output match. Arguments and outputs match when their canonical JSON is the
+ * same (key order never matters), which is decided structurally (equal.ts), without building text
+ * or hashes; entries carry both sides' arguments hashes, computed when their detail is first read.
+ * `divergentAt` is the first non-`same` index.
  *
  * Caveat, by design: what follows a divergence is positional too. When one run makes an extra
  * call, everything after it is compared one place off and reads as `changed`. The reliable signal
@@ -60,7 +63,7 @@ export function diffPoints(pointsA: readonly DecisionPoint[], pointsB: readonly 
 /** The RunDiff of two runs' records (each run's own history, in seq order). Pure. */
 export function diffRecords(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions = {}): RunDiff {
   const pointsA = decisionPoints(historyA);
-  const pointsB = decisionPoints(historyB, { reference: pointsA });
+  const pointsB = decisionPoints(historyB);
   let steps = diffPoints(pointsA, pointsB);
   let { summary, divergentAt } = summarise(steps);
   let realign: RealignInfo | undefined;

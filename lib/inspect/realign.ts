@@ -14,7 +14,7 @@
  */
 import { canonicalJson } from "../journal/canonical";
 import type { DecisionPoint } from "./decisions";
-import { compareAt, onlyIn, type DiffEntry } from "./compare";
+import { compareAt, onlyIn, type ComparedEntry, type DiffEntry } from "./compare";
 
 export const REALIGN_MAX_EDITS = 2000;
 
@@ -124,7 +124,11 @@ export function realignTail(
     };
   }
   const steps = positional.slice(0, divergentAt);
-  const push = (entry: DiffEntry) => steps.push({ ...entry, realigned: true });
+  // compareAt and onlyIn make a fresh entry each time: marking it in place is safe.
+  const push = (entry: ComparedEntry) => {
+    entry.realigned = true;
+    steps.push(entry);
+  };
   let deleted: DecisionPoint[] = [];
   let inserted: DecisionPoint[] = [];
   const flush = () => {
