@@ -7,7 +7,8 @@
  * arguments hashes) cost more than the comparison itself. JSON (`toJSON`) and `plainEntry` give
  * the detail whole, as a plain object.
  */
-import type { DecisionKind, DecisionPoint, ModelDecision, ToolCallSignature, ToolDecision, ToolStatus } from "./decisions";
+import { stableHash } from "../journal/canonical";
+import { callSignature, type DecisionKind, type ModelPoint, type Point, type ToolCall, type ToolCallSignature, type ToolPoint, type ToolStatus } from "./decisions";
 import { canonicalEqual } from "./equal";
 
 export type DiffStatus = "same" | "changed" | "missing" | "added";
@@ -51,6 +52,11 @@ export interface DiffEntry {
   detail: DiffDetail;
   /** Placed by the opt-in realignment, not by position. */
   realigned?: true;
+  /**
+   * A diff's own entries (not JSON copies): the detail without building it, as a one-line view
+   * needs it (no arguments hashes, tool calls without them).
+   */
+  glance?(): DiffDetail;
 }
 
 export interface DiffSummary {
@@ -60,18 +66,16 @@ export interface DiffSummary {
   added: number;
 }
 
-function describe(point: DecisionPoint): string {
+function describe(point: Point): string {
   return point.kind === "model" ? `a model step (step ${point.step})` : `a tool call (${point.toolName})`;
 }
 
-const plainCall = (call: ToolCallSignature): ToolCallSignature => ({ toolName: call.toolName, argsHash: call.argsHash, args: call.args });
-
 /**
  * Both sides' detail. Every field is always present (undefined where a side has none, which JSON
- * drops): one object shape for every entry. `plain` copies the tool calls into plain objects
- * (reading their hashes); without it they are the points' own, hashed on demand.
+ * drops): one object shape for every entry. `hashes`: with the arguments hashes (the detail); without,
+ * the tool calls are the points' own (a glance).
  */
-function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined, plain: boolean): DiffDetail {
+function detailOf(a: Point | undefined, b: Point | undefined, hashes: boolean): DiffDetail {
   const modelA = a?.kind === "model" ? a : undefined;
   const modelB = b?.kind === "model" ? b : undefined;
   const toolA = a?.kind === "tool" ? a : undefined;
@@ -83,13 +87,13 @@ function detailOf(a: DecisionPoint | undefined, b: DecisionPoint | undefined, pl
     seqB: b?.seq,
     textA: modelA?.text,
     textB: modelB?.text,
-    toolCallsA: plain ? modelA?.toolCalls.map(plainCall) : modelA?.toolCalls,
-    toolCallsB: plain ? modelB?.toolCalls.map(plainCall) : modelB?.toolCalls,
+    toolCallsA: hashes ? modelA?.toolCalls.map(callSignature) : (modelA?.toolCalls as ToolCallSignature[] | undefined),
+    toolCallsB: hashes ? modelB?.toolCalls.map(callSignature) : (modelB?.toolCalls as ToolCallSignature[] | undefined),
     toolName: toolA && toolB && toolA.toolName !== toolB.toolName ? `${toolA.toolName} → ${toolB.toolName}` : (toolA ?? toolB)?.toolName,
     toolNameA: toolA?.toolName,
     toolNameB: toolB?.toolName,
-    argsHashA: plain ? toolA?.argsHash : undefined,
-    argsHashB: plain ? toolB?.argsHash : undefined,
+    argsHashA: hashes && toolA ? stableHash(toolA.args) : undefined,
+    argsHashB: hashes && toolB ? stableHash(toolB.args) : undefined,
     statusA: toolA?.status,
     statusB: toolB?.status,
     outputA: toolA?.output,
@@ -107,12 +111,12 @@ export class ComparedEntry implements DiffEntry {
   readonly indexA: number | undefined;
   readonly indexB: number | undefined;
   realigned: true | undefined = undefined;
-  readonly #a: DecisionPoint | undefined;
-  readonly #b: DecisionPoint | undefined;
+  readonly #a: Point | undefined;
+  readonly #b: Point | undefined;
   #detail: DiffDetail | undefined = undefined;
 
-  constructor(index: number, status: DiffStatus, a: DecisionPoint | undefined, b: DecisionPoint | undefined) {
-    const point = (a ?? b) as DecisionPoint;
+  constructor(index: number, status: DiffStatus, a: Point | undefined, b: Point | undefined) {
+    const point = (a ?? b) as Point;
     this.index = index;
     this.step = point.step;
     this.kind = point.kind;
@@ -127,7 +131,6 @@ export class ComparedEntry implements DiffEntry {
     return (this.#detail ??= detailOf(this.#a, this.#b, true));
   }
 
-  /** The detail as read so far, or one whose tool calls are the points' own and whose hashes are left out (for rows). */
   glance(): DiffDetail {
     return this.#detail ?? detailOf(this.#a, this.#b, false);
   }
@@ -138,43 +141,46 @@ export class ComparedEntry implements DiffEntry {
   }
 }
 
+/**
+ * One entry kept for the life of the process, so that entries' hidden class (V8's map) stays alive.
+ * V8 frees a map once no object has it: between two diffs every entry can die, and a collection then
+ * throws away the code optimised for entries (it checks their map), so each diff would start slow.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- it only has to stay alive
+const keptEntry = new ComparedEntry(0, "same", { kind: "model", index: 0, step: 0, seq: 0, text: "", toolCalls: [] }, undefined);
+
 /** The entry as a plain object, detail included (what JSON gives; for a React client component's props). */
 export function plainEntry(entry: DiffEntry): DiffEntry {
   return entry instanceof ComparedEntry ? entry.toJSON() : entry;
 }
 
-/** An entry's detail for a one-line view: argsHash fields may be absent, tool calls may be the points' own. */
-export function glance(entry: DiffEntry): DiffDetail {
-  return entry instanceof ComparedEntry ? entry.glance() : entry.detail;
-}
-
-function sameCalls(a: readonly ToolCallSignature[], b: readonly ToolCallSignature[]): boolean {
+function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[]): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) {
-    const left = a[index] as ToolCallSignature;
-    const right = b[index] as ToolCallSignature;
+    const left = a[index] as ToolCall;
+    const right = b[index] as ToolCall;
     if (left.toolName !== right.toolName || !canonicalEqual(left.args, right.args)) return false;
   }
   return true;
 }
 
 /** Equal arguments are exactly equal hashes (both are of canonical JSON): no hash is needed here. */
-function sameTool(a: ToolDecision, b: ToolDecision): boolean {
+function sameTool(a: ToolPoint, b: ToolPoint): boolean {
   return a.toolName === b.toolName && a.status === b.status && canonicalEqual(a.args, b.args) && canonicalEqual(a.output, b.output);
 }
 
 /** Whether A's and B's points decide the same. */
-export function samePoint(a: DecisionPoint, b: DecisionPoint): boolean {
-  if (a.kind === "model") return b.kind === "model" && a.text === b.text && sameCalls(a.toolCalls, (b as ModelDecision).toolCalls);
+export function samePoint(a: Point, b: Point): boolean {
+  if (a.kind === "model") return b.kind === "model" && a.text === b.text && sameCalls(a.toolCalls, (b as ModelPoint).toolCalls);
   return b.kind === "tool" && sameTool(a, b);
 }
 
 /** One entry comparing A's and B's points at the same place. */
-export function compareAt(index: number, a: DecisionPoint, b: DecisionPoint): ComparedEntry {
+export function compareAt(index: number, a: Point, b: Point): ComparedEntry {
   return new ComparedEntry(index, samePoint(a, b) ? "same" : "changed", a, b);
 }
 
-export function onlyIn(index: number, point: DecisionPoint, side: "A" | "B"): ComparedEntry {
+export function onlyIn(index: number, point: Point, side: "A" | "B"): ComparedEntry {
   return side === "A" ? new ComparedEntry(index, "missing", point, undefined) : new ComparedEntry(index, "added", undefined, point);
 }
 

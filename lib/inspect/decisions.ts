@@ -4,9 +4,10 @@
  * id: models and SDKs assign those at random, so two independent runs never share them, while the
  * positions of two runs line up. Pure; reads stored payloads defensively.
  *
- * Cost: one pass over the records, a few small objects per point, no text and no hashing. An
- * arguments hash is computed when it is first read (a diff entry's detail, JSON): the diff itself
- * compares arguments structurally (equal.ts), which decides exactly what equal hashes decided.
+ * The diff works on `Point`s (`pointsOf`): one pass over the records, object literals, no text and
+ * no hashing. It compares arguments structurally (equal.ts), which decides exactly what equal
+ * hashes decided, and an entry hashes arguments only when its detail is built. `decisionPoints`
+ * gives the public `DecisionPoint`s, with their hashes.
  */
 import type { ApprovalPayload, ModelPayload, ToolResultPayload } from "../agent/payloads";
 import { stableHash } from "../journal/canonical";
@@ -42,8 +43,6 @@ export interface ToolDecision extends PointBase {
   /** Position of the call in its model step's content. */
   callIndex: number;
   toolName: string;
-  /** The arguments the tool ran with (its result's; the model's when the result has none). */
-  args: unknown;
   argsHash: string;
   status: ToolStatus;
   output: unknown;
@@ -52,85 +51,30 @@ export interface ToolDecision extends PointBase {
 export type DecisionPoint = ModelDecision | ToolDecision;
 export type DecisionKind = DecisionPoint["kind"];
 
-/**
- * A tool call as the model asked for it. Points are small on purpose (a diff holds 200,000 of them
- * at once, and every byte is copied by the young-generation collector): `kind` lives on the
- * prototype, and a hash is computed on each read rather than kept (an entry keeps its detail).
- */
-export class ToolCall implements ToolCallSignature {
-  constructor(
-    readonly toolName: string,
-    readonly args: unknown,
-  ) {}
-
-  get argsHash(): string {
-    return stableHash(this.args);
-  }
-
-  toJSON(): ToolCallSignature {
-    return { toolName: this.toolName, argsHash: this.argsHash, args: this.args };
-  }
-}
-
-class ModelPoint implements ModelDecision {
-  constructor(
-    public index: number,
-    readonly step: number,
-    readonly seq: number,
-    readonly text: string,
-    readonly toolCalls: ToolCall[],
-  ) {}
-
-  get kind(): "model" {
-    return "model";
-  }
-
-  toJSON(): ModelDecision {
-    const { kind, index, step, seq, text, toolCalls } = this;
-    return { kind, index, step, seq, text, toolCalls };
-  }
-}
-
-/** A tool call's point: the model's call until its result record fills it in. */
-class ToolPoint implements ToolDecision {
-  seq = -1;
+/** A tool call as the diff holds it: no hash (see the top of this file). */
+export interface ToolCall {
   toolName: string;
   args: unknown;
-  status: ToolStatus = "no_result";
-  output: unknown = null;
+}
 
-  constructor(
-    public index: number,
-    readonly step: number,
-    readonly callIndex: number,
-    call: ToolCall,
-  ) {
-    this.toolName = call.toolName;
-    this.args = call.args;
-  }
+export interface ModelPoint extends Omit<ModelDecision, "toolCalls"> {
+  toolCalls: ToolCall[];
+}
 
-  get kind(): "tool" {
-    return "tool";
-  }
+export interface ToolPoint extends Omit<ToolDecision, "argsHash"> {
+  /** The arguments the tool ran with (its result's; the model's call's when the result has none). */
+  args: unknown;
+}
 
-  get argsHash(): string {
-    return stableHash(this.args);
-  }
+/**
+ * A decision point as the diff holds it. Object literals, not class instances: V8 allocates
+ * literals that keep surviving straight into the old generation (allocation-site pretenuring),
+ * while instances are copied by the young-generation collector, and a diff keeps 200,000 points.
+ */
+export type Point = ModelPoint | ToolPoint;
 
-  result(record: JournalRecord, denied: boolean): void {
-    const payload = (record.payload ?? null) as Partial<ToolResultPayload> | null;
-    this.seq = record.seq;
-    if (typeof payload?.toolName === "string") this.toolName = payload.toolName;
-    // The arguments the tool ran with (validated by its schema): usually the model's own.
-    if (payload && "args" in payload) this.args = payload.args ?? null;
-    this.output = payload?.result ?? null;
-    this.status = denied ? "denied" : payload?.isError === true ? "failed" : "succeeded";
-  }
-
-  toJSON(): Omit<ToolDecision, "args"> {
-    const { kind, index, step, seq, callIndex, toolName, argsHash, status, output } = this;
-    return { kind, index, step, seq, callIndex, toolName, argsHash, status, output };
-  }
+export function callSignature(call: ToolCall): ToolCallSignature {
+  return { toolName: call.toolName, argsHash: stableHash(call.args), args: call.args };
 }
 
 interface CallContent {
@@ -172,64 +116,73 @@ function parseName(name: string): boolean {
 }
 
 /** Appends a model step's point and one point per tool call in its content. */
-function addModel(points: DecisionPoint[], record: JournalRecord, step: number): void {
+function addModel(points: Point[], record: JournalRecord, step: number): void {
   const content = ((record.payload as Partial<ModelPayload> | null)?.message?.content ?? []) as CallContent[];
   let text = "";
-  let calls: ToolCall[] = NO_CALLS;
+  let calls: ToolCall[] | undefined;
   for (const part of content) {
     if (part?.type === "text" && typeof part.text === "string") text += part.text;
     else if (part?.type === "tool-call") {
-      const call = new ToolCall(String(part.toolName ?? ""), part.args ?? null);
+      const call: ToolCall = { toolName: String(part.toolName ?? ""), args: part.args ?? null };
       // Exact sizes: an array grown by push reserves room for 17.
-      calls = calls === NO_CALLS ? [call] : [...calls, call];
+      calls = calls ? [...calls, call] : [call];
     }
   }
-  points.push(new ModelPoint(points.length, step, record.seq, text, calls === NO_CALLS ? [] : calls));
-  for (let callIndex = 0; callIndex < calls.length; callIndex += 1) points.push(new ToolPoint(points.length, step, callIndex, calls[callIndex] as ToolCall));
+  const toolCalls = calls ?? [];
+  points.push({ kind: "model", index: points.length, step, seq: record.seq, text, toolCalls });
+  for (let callIndex = 0; callIndex < toolCalls.length; callIndex += 1) {
+    const call = toolCalls[callIndex] as ToolCall;
+    // The model's call until its result record fills the point in.
+    points.push({ kind: "tool", index: points.length, step, seq: -1, callIndex, toolName: call.toolName, args: call.args, status: "no_result", output: null });
+  }
 }
 
-const NO_CALLS: ToolCall[] = [];
+function fillResult(tool: ToolPoint, record: JournalRecord, denied: boolean): void {
+  const payload = (record.payload ?? null) as Partial<ToolResultPayload> | null;
+  tool.seq = record.seq;
+  if (typeof payload?.toolName === "string") tool.toolName = payload.toolName;
+  // The arguments the tool ran with (validated by its schema): usually the model's own.
+  if (payload && "args" in payload) tool.args = payload.args ?? null;
+  tool.output = payload?.result ?? null;
+  tool.status = denied ? "denied" : payload?.isError === true ? "failed" : "succeeded";
+}
 
-/** How the records of a run's tool calls fill in their points. */
-class Calls {
-  /** denied[step][call]: a denial met before its result. */
-  #denied: boolean[][] = [];
-
-  constructor(readonly points: DecisionPoint[]) {}
-
-  /** Fills in call `call` of the model point at `at` from its result or approval record. */
-  attach(at: number, call: number, record: JournalRecord): void {
-    const model = this.points[at] as ModelPoint;
-    if (call >= model.toolCalls.length) return;
-    const tool = this.points[at + 1 + call] as ToolPoint;
-    if (record.kind !== "approval") tool.result(record, this.#denied[model.step]?.[call] === true);
-    else if ((record.payload as Partial<ApprovalPayload> | null)?.approved === false) {
-      // A denied call still has a result record; without one it stays `no_result`.
-      if (tool.status === "no_result") (this.#denied[model.step] ??= [])[call] = true;
-      else tool.status = "denied";
-    }
+/**
+ * Fills in call `call` of the model point at `at` from its result or approval record. Names are
+ * unique per run: a call has one result and one approval at most. `denied[step][call]` holds a
+ * denial met before its result.
+ */
+function attach(points: Point[], denied: boolean[][], at: number, call: number, record: JournalRecord): void {
+  const model = points[at] as ModelPoint;
+  if (call >= model.toolCalls.length) return;
+  const tool = points[at + 1 + call] as ToolPoint;
+  if (record.kind !== "approval") fillResult(tool, record, denied[model.step]?.[call] === true);
+  else if ((record.payload as Partial<ApprovalPayload> | null)?.approved === false) {
+    // A denied call still has a result record; without one it stays `no_result`.
+    if (tool.status === "no_result") (denied[model.step] ??= [])[call] = true;
+    else tool.status = "denied";
   }
 }
 
 /** The points regrouped by step (each model point with its tool points), renumbered. Stable. */
-function inStepOrder(points: DecisionPoint[]): DecisionPoint[] {
-  const groups: DecisionPoint[][] = [];
+function inStepOrder(points: Point[]): Point[] {
+  const groups: Point[][] = [];
   for (const point of points) {
     if (point.kind === "model") groups.push([point]);
-    else (groups[groups.length - 1] as DecisionPoint[]).push(point);
+    else (groups[groups.length - 1] as Point[]).push(point);
   }
-  groups.sort((a, b) => (a[0] as DecisionPoint).step - (b[0] as DecisionPoint).step);
+  groups.sort((a, b) => (a[0] as Point).step - (b[0] as Point).step);
   const ordered = groups.flat();
   ordered.forEach((point, index) => (point.index = index));
   return ordered;
 }
 
-/** The decision points of one run's records (its own records: a sub-agent's decisions are in its run). */
-export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint[] {
-  const points: DecisionPoint[] = [];
+/** The points of one run's records, as the diff holds them (its own records: a sub-agent's decisions are in its run). */
+export function pointsOf(records: readonly JournalRecord[]): Point[] {
+  const points: Point[] = [];
   // modelAt[step]: where the step's model point is in `points`; its tool points follow it.
   const modelAt: number[] = [];
-  const calls = new Calls(points);
+  const denied: boolean[][] = [];
   // Results and approvals met before their model step: not the loop's order (foreign or imported data).
   let early: JournalRecord[] | undefined;
   let lastStep = -1;
@@ -247,14 +200,23 @@ export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint
     } else if (parsed.call >= 0 && parsed.suffix === (kind === "approval" ? "approval" : "result")) {
       const at = modelAt[parsed.step];
       if (at === undefined) (early ??= []).push(record);
-      else calls.attach(at, parsed.call, record);
+      else attach(points, denied, at, parsed.call, record);
     }
   }
   for (const record of early ?? []) {
     parseName(record.name);
     const at = modelAt[parsed.step];
-    if (at !== undefined) calls.attach(at, parsed.call, record);
+    if (at !== undefined) attach(points, denied, at, parsed.call, record);
   }
   // Turns are written in order; regrouping keeps foreign or imported data in step order too.
   return ordered ? points : inStepOrder(points);
+}
+
+/** The decision points of one run's records, with their arguments hashes. */
+export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint[] {
+  return pointsOf(records).map((point): DecisionPoint => {
+    if (point.kind === "model") return { ...point, toolCalls: point.toolCalls.map(callSignature) };
+    const { kind, index, step, seq, callIndex, toolName, args, status, output } = point;
+    return { kind, index, step, seq, callIndex, toolName, argsHash: stableHash(args), status, output };
+  });
 }

@@ -8,7 +8,7 @@
 import { diffWords } from "diff";
 import { create, type Delta } from "jsondiffpatch";
 import type { DecisionKind } from "./decisions";
-import { glance, type DiffDetail } from "./compare";
+import type { DiffDetail } from "./compare";
 import type { DiffEntry, DiffStatus, DiffSummary, RunDiff } from "./diff";
 
 /** One line of the rows list: enough to draw it without the entry's detail. */
@@ -112,7 +112,7 @@ function modelLabel(text: string | undefined, calls: ReadonlyArray<{ toolName: s
 
 /** A row's one-line title: A's side, or B's when only B has a point; both when their kinds differ. */
 export function entryLabel(entry: DiffEntry): string {
-  return labelOf(entry, glance(entry));
+  return labelOf(entry, entry.glance?.() ?? entry.detail);
 }
 
 function labelOf(entry: DiffEntry, detail: DiffDetail): string {
@@ -131,7 +131,7 @@ function labelOf(entry: DiffEntry, detail: DiffDetail): string {
 
 export function diffRow(entry: DiffEntry): DiffRow {
   // A glance, not the detail: a row needs no arguments hashes, and the page makes a row of every entry.
-  const detail = glance(entry);
+  const detail = entry.glance?.() ?? entry.detail;
   const row: DiffRow = { index: entry.index, status: entry.status, kind: entry.kind, step: entry.step, label: labelOf(entry, detail) };
   // Absent rather than undefined: the rows travel to the browser, and every key costs bytes.
   if (detail.seqA !== undefined) row.seqA = detail.seqA;

@@ -6,10 +6,12 @@
 import { describe, expect, it } from "vitest";
 import type { JournalRecord } from "@/lib/journal/types";
 import { stableHash } from "@/lib/journal/canonical";
-import { glance, plainEntry } from "@/lib/inspect/compare";
-import { decisionPoints, type ToolDecision } from "@/lib/inspect/decisions";
+import { plainEntry } from "@/lib/inspect/compare";
+import { decisionPoints, pointsOf, type ToolDecision } from "@/lib/inspect/decisions";
 import { diffRecords } from "@/lib/inspect/diff";
 import { diffRows } from "@/lib/inspect/diff-view";
+import { canonicalHash } from "@/lib/inspect/equal";
+import { pointHash } from "@/lib/inspect/realign";
 
 let seq = 0;
 function record(name: string, kind: string, payload: unknown): JournalRecord {
@@ -56,7 +58,7 @@ describe("decision points", () => {
     expect([before, after, unanswered, approved].map((points) => (points[1] as ToolDecision).status)).toEqual(["denied", "denied", "no_result", "failed"]);
   });
 
-  it("hashes arguments on read, to what hashing them up front gave, and keeps the hashes in JSON", () => {
+  it("hashes arguments (as the diff's entries do on read), and keeps the hashes in JSON", () => {
     const points = decisionPoints([model(0, [["charge", { orderId: "7", amount: 500 }]]), result(0, 0, "charge", { amount: 500, orderId: "7" }, { ok: true })]);
     const [step, call] = points;
     expect(step?.kind === "model" && step.toolCalls[0]?.argsHash).toBe(stableHash({ orderId: "7", amount: 500 }));
@@ -94,8 +96,9 @@ describe("diff entries", () => {
 
   it("give rows a glance that hashes nothing, and rows equal to those of the detail", () => {
     const diff = diffRecords(runA, runB);
-    const seen = glance(diff.steps[1] as (typeof diff.steps)[number]);
-    expect(seen.argsHashA).toBeUndefined();
+    const seen = diff.steps[1]?.glance?.();
+    expect(seen).toBeDefined();
+    expect(seen?.argsHashA).toBeUndefined();
     expect(seen).toMatchObject({ kindA: "tool", toolNameA: "charge", statusB: "succeeded" });
     const rows = diffRows(diff);
     const plainRows = diffRows({ steps: diff.steps.map(plainEntry) });
@@ -106,5 +109,22 @@ describe("diff entries", () => {
     const diff = diffRecords([model(0, [], "Nothing."), model(1, [])], [model(0, [["audit", {}]])]);
     expect(diff.steps[1]?.detail.note).toBe("A has a model step (step 1) where B has a tool call (audit)");
     expect(diff.steps[0]?.detail.note).toBeUndefined();
+  });
+});
+
+describe("realignment's point numbers", () => {
+  it("hash equal points alike whatever their key order, and never call two different points with one hash equal", () => {
+    // Two outputs whose hashes collide (found by search; if the hash changes, find another pair).
+    const [first, second] = ["out-354507", "out-1932100"];
+    expect(canonicalHash(first)).toBe(canonicalHash(second));
+    const runA = [model(0, [["charge", { a: 1, b: 2 }]]), result(0, 0, "charge", { a: 1, b: 2 }, first), model(1, [], "Done.")];
+    const runB = [model(0, [["audit", {}]]), result(0, 0, "audit", {}, null), model(1, [["charge", { b: 2, a: 1 }]]), result(1, 0, "charge", { b: 2, a: 1 }, second), model(2, [], "Done.")];
+    const [pointA, pointB] = [pointsOf(runA)[1], pointsOf(runB)[3]];
+    expect(pointA && pointB && pointHash(pointA) === pointHash(pointB)).toBe(true);
+    const diff = diffRecords(runA, runB, { realign: true });
+    expect(diff.realign).toMatchObject({ applied: true, from: 0 });
+    // B's extra audit is added; the charge steps match (arguments equal in another key order), their outputs do not.
+    expect(diff.steps.map((entry) => `${entry.kind}:${entry.status}`)).toEqual(["model:added", "tool:added", "model:same", "tool:changed", "model:same"]);
+    expect(diff.steps[3]?.detail).toMatchObject({ outputA: first, outputB: second });
   });
 });

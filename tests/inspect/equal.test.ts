@@ -1,7 +1,7 @@
 /** canonicalEqual decides exactly what comparing canonical JSON texts decides, without writing them. */
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/journal/canonical";
-import { canonicalEqual } from "@/lib/inspect/equal";
+import { canonicalEqual, canonicalHash } from "@/lib/inspect/equal";
 
 const textEqual = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
@@ -79,8 +79,8 @@ describe("canonicalEqual", () => {
   it("agrees with canonical JSON on random pairs, equal and not", () => {
     let seed = 23;
     const random = (limit: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % limit;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % limit;
     };
     const keys = ["a", "b", "Z", "10", "9", "0", "amount", "orderId"];
     const leaves: unknown[] = [null, undefined, 0, -0, 1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, "", "a", "null", true, false];
@@ -105,6 +105,7 @@ describe("canonicalEqual", () => {
       return value;
     };
     let equal = 0;
+    let sameHash = 0;
     for (let round = 0; round < 4000; round += 1) {
       const value = make(0);
       const other = variant(value, round % 2);
@@ -112,9 +113,30 @@ describe("canonicalEqual", () => {
       if (expected) equal += 1;
       expect(canonicalEqual(value, other)).toBe(expected);
       expect(canonicalEqual(other, value)).toBe(expected);
+      // Equal values hash alike; unequal ones (nearly always) do not.
+      if (expected) expect(canonicalHash(other)).toBe(canonicalHash(value));
+      else if (canonicalHash(other) === canonicalHash(value)) sameHash += 1;
     }
+    expect(sameHash).toBeLessThan(5);
     // Both outcomes are well represented.
     expect(equal).toBeGreaterThan(1000);
     expect(equal).toBeLessThan(3900);
+  });
+});
+
+describe("canonicalHash", () => {
+  it("is the same for canonically equal values, and tells common values apart", () => {
+    const equalPairs: Array<[unknown, unknown]> = [
+      [{ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }],
+      [{ a: 1, b: undefined }, { a: 1 }],
+      [[Number.NaN, undefined], [null, null]],
+      [-0, 0],
+      [undefined, null],
+      [new Date("2026-11-29T10:00:00.000Z"), "2026-11-29T10:00:00.000Z"],
+      [new Date(Number.NaN), null],
+    ];
+    for (const [a, b] of equalPairs) expect(canonicalHash(a)).toBe(canonicalHash(b));
+    const distinct: unknown[] = [null, 0, 1, -1, 0.5, 2 ** 40, "", "0", "a", true, false, [], {}, [0], [null], { a: null }, { a: 0 }, [1, 2], [2, 1], { a: 1, b: 2 }, { a: 2, b: 1 }];
+    expect(new Set(distinct.map(canonicalHash)).size).toBe(distinct.length);
   });
 });
