@@ -8,7 +8,20 @@
  * the detail whole, as a plain object.
  */
 import { stableHash } from "../journal/canonical";
-import { callSignature, type DecisionKind, type ModelPoint, type Point, type ToolCall, type ToolCallSignature, type ToolPoint, type ToolStatus } from "./decisions";
+import {
+  callArgs,
+  callName,
+  callsOf as pointCalls,
+  callSignature,
+  nextCall,
+  type ContentPart,
+  type DecisionKind,
+  type ModelPoint,
+  type Point,
+  type ToolCallSignature,
+  type ToolPoint,
+  type ToolStatus,
+} from "./decisions";
 import { canonicalEqual } from "./equal";
 
 export type DiffStatus = "same" | "changed" | "missing" | "added";
@@ -66,6 +79,12 @@ export interface DiffSummary {
   added: number;
 }
 
+/** The tool calls of a detail (with their hashes) or a glance (without: only their names are read). */
+function callsOf(point: ModelPoint, hashes: boolean): ToolCallSignature[] {
+  const calls = pointCalls(point);
+  return hashes ? calls.map(callSignature) : (calls as ToolCallSignature[]);
+}
+
 function describe(point: Point): string {
   return point.kind === "model" ? `a model step (step ${point.step})` : `a tool call (${point.toolName})`;
 }
@@ -87,8 +106,8 @@ function detailOf(a: Point | undefined, b: Point | undefined, hashes: boolean): 
     seqB: b?.seq,
     textA: modelA?.text,
     textB: modelB?.text,
-    toolCallsA: hashes ? modelA?.toolCalls.map(callSignature) : (modelA?.toolCalls as ToolCallSignature[] | undefined),
-    toolCallsB: hashes ? modelB?.toolCalls.map(callSignature) : (modelB?.toolCalls as ToolCallSignature[] | undefined),
+    toolCallsA: modelA && callsOf(modelA, hashes),
+    toolCallsB: modelB && callsOf(modelB, hashes),
     toolName: toolA && toolB && toolA.toolName !== toolB.toolName ? `${toolA.toolName} → ${toolB.toolName}` : (toolA ?? toolB)?.toolName,
     toolNameA: toolA?.toolName,
     toolNameB: toolB?.toolName,
@@ -147,19 +166,20 @@ export class ComparedEntry implements DiffEntry {
  * throws away the code optimised for entries (it checks their map), so each diff would start slow.
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- it only has to stay alive
-const keptEntry = new ComparedEntry(0, "same", { kind: "model", index: 0, step: 0, seq: 0, text: "", toolCalls: [] }, undefined);
+const keptEntry = new ComparedEntry(0, "same", { kind: "model", index: 0, step: 0, seq: 0, text: "", content: [], calls: 0 }, undefined);
 
 /** The entry as a plain object, detail included (what JSON gives; for a React client component's props). */
 export function plainEntry(entry: DiffEntry): DiffEntry {
   return entry instanceof ComparedEntry ? entry.toJSON() : entry;
 }
 
-function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) {
-    const left = a[index] as ToolCall;
-    const right = b[index] as ToolCall;
-    if (left.toolName !== right.toolName || !canonicalEqual(left.args, right.args)) return false;
+/** The same tool calls (name and arguments, in content order), read from both contents in step. */
+function sameCalls(a: ModelPoint, b: ModelPoint): boolean {
+  if (a.calls !== b.calls) return false;
+  for (let left = nextCall(a.content, 0), right = nextCall(b.content, 0); left >= 0; left = nextCall(a.content, left + 1), right = nextCall(b.content, right + 1)) {
+    const partA = a.content[left] as ContentPart;
+    const partB = b.content[right] as ContentPart;
+    if (callName(partA) !== callName(partB) || !canonicalEqual(callArgs(partA), callArgs(partB))) return false;
   }
   return true;
 }
@@ -171,7 +191,7 @@ function sameTool(a: ToolPoint, b: ToolPoint): boolean {
 
 /** Whether A's and B's points decide the same. */
 export function samePoint(a: Point, b: Point): boolean {
-  if (a.kind === "model") return b.kind === "model" && a.text === b.text && sameCalls(a.toolCalls, (b as ModelPoint).toolCalls);
+  if (a.kind === "model") return b.kind === "model" && a.text === b.text && sameCalls(a, b as ModelPoint);
   return b.kind === "tool" && sameTool(a, b);
 }
 

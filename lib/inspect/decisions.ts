@@ -51,14 +51,25 @@ export interface ToolDecision extends PointBase {
 export type DecisionPoint = ModelDecision | ToolDecision;
 export type DecisionKind = DecisionPoint["kind"];
 
-/** A tool call as the diff holds it: no hash (see the top of this file). */
+/** A tool call as the diff reads it from a model step's content: no hash (see the top of this file). */
 export interface ToolCall {
   toolName: string;
   args: unknown;
 }
 
+/** A part of a model message's content, read defensively. */
+export interface ContentPart {
+  type?: unknown;
+  toolName?: unknown;
+  args?: unknown;
+  text?: unknown;
+}
+
 export interface ModelPoint extends Omit<ModelDecision, "toolCalls"> {
-  toolCalls: ToolCall[];
+  /** The message's content, where its tool calls are read when needed (callsOf, nextCall): no copies. */
+  content: readonly ContentPart[];
+  /** How many tool calls the content holds. */
+  calls: number;
 }
 
 export interface ToolPoint extends Omit<ToolDecision, "argsHash"> {
@@ -67,21 +78,33 @@ export interface ToolPoint extends Omit<ToolDecision, "argsHash"> {
 }
 
 /**
- * A decision point as the diff holds it. Object literals, not class instances: V8 allocates
- * literals that keep surviving straight into the old generation (allocation-site pretenuring),
- * while instances are copied by the young-generation collector, and a diff keeps 200,000 points.
+ * A decision point as the diff holds it: object literals. A literal's hidden class lives on in its
+ * boilerplate, while a class instance's is freed with the last instance (between two diffs), and
+ * the code optimised for it thrown away; literals are also quicker to make than instances.
  */
 export type Point = ModelPoint | ToolPoint;
 
-export function callSignature(call: ToolCall): ToolCallSignature {
-  return { toolName: call.toolName, argsHash: stableHash(call.args), args: call.args };
+/** The index of the first tool-call part of `content` at or after `from`; -1 when there is none. */
+export function nextCall(content: readonly ContentPart[], from: number): number {
+  for (let index = from; index < content.length; index += 1) if (content[index]?.type === "tool-call") return index;
+  return -1;
 }
 
-interface CallContent {
-  type?: unknown;
-  toolName?: unknown;
-  args?: unknown;
-  text?: unknown;
+export const callName = (part: ContentPart): string => String(part.toolName ?? "");
+export const callArgs = (part: ContentPart): unknown => part.args ?? null;
+
+/** A model point's tool calls, in content order (a new list each time). */
+export function callsOf(point: ModelPoint): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (let index = nextCall(point.content, 0); index >= 0; index = nextCall(point.content, index + 1)) {
+    const part = point.content[index] as ContentPart;
+    calls.push({ toolName: callName(part), args: callArgs(part) });
+  }
+  return calls;
+}
+
+export function callSignature(call: ToolCall): ToolCallSignature {
+  return { toolName: call.toolName, argsHash: stableHash(call.args), args: call.args };
 }
 
 /** What parseName read: reused across calls, since a diff parses every record name. */
@@ -117,23 +140,21 @@ function parseName(name: string): boolean {
 
 /** Appends a model step's point and one point per tool call in its content. */
 function addModel(points: Point[], record: JournalRecord, step: number): void {
-  const content = ((record.payload as Partial<ModelPayload> | null)?.message?.content ?? []) as CallContent[];
+  const raw = (record.payload as Partial<ModelPayload> | null)?.message?.content ?? [];
+  // Stored content is an array; anything else iterable is read as one.
+  const content = (Array.isArray(raw) ? raw : Array.from(raw as Iterable<unknown>)) as ContentPart[];
   let text = "";
-  let calls: ToolCall[] | undefined;
-  for (const part of content) {
+  let calls = 0;
+  for (let index = 0; index < content.length; index += 1) {
+    const part = content[index];
     if (part?.type === "text" && typeof part.text === "string") text += part.text;
-    else if (part?.type === "tool-call") {
-      const call: ToolCall = { toolName: String(part.toolName ?? ""), args: part.args ?? null };
-      // Exact sizes: an array grown by push reserves room for 17.
-      calls = calls ? [...calls, call] : [call];
-    }
+    else if (part?.type === "tool-call") calls += 1;
   }
-  const toolCalls = calls ?? [];
-  points.push({ kind: "model", index: points.length, step, seq: record.seq, text, toolCalls });
-  for (let callIndex = 0; callIndex < toolCalls.length; callIndex += 1) {
-    const call = toolCalls[callIndex] as ToolCall;
+  points.push({ kind: "model", index: points.length, step, seq: record.seq, text, content, calls });
+  for (let at = nextCall(content, 0), callIndex = 0; at >= 0; at = nextCall(content, at + 1), callIndex += 1) {
+    const part = content[at] as ContentPart;
     // The model's call until its result record fills the point in.
-    points.push({ kind: "tool", index: points.length, step, seq: -1, callIndex, toolName: call.toolName, args: call.args, status: "no_result", output: null });
+    points.push({ kind: "tool", index: points.length, step, seq: -1, callIndex, toolName: callName(part), args: callArgs(part), status: "no_result", output: null });
   }
 }
 
@@ -154,7 +175,7 @@ function fillResult(tool: ToolPoint, record: JournalRecord, denied: boolean): vo
  */
 function attach(points: Point[], denied: boolean[][], at: number, call: number, record: JournalRecord): void {
   const model = points[at] as ModelPoint;
-  if (call >= model.toolCalls.length) return;
+  if (call >= model.calls) return;
   const tool = points[at + 1 + call] as ToolPoint;
   if (record.kind !== "approval") fillResult(tool, record, denied[model.step]?.[call] === true);
   else if ((record.payload as Partial<ApprovalPayload> | null)?.approved === false) {
@@ -215,7 +236,10 @@ export function pointsOf(records: readonly JournalRecord[]): Point[] {
 /** The decision points of one run's records, with their arguments hashes. */
 export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint[] {
   return pointsOf(records).map((point): DecisionPoint => {
-    if (point.kind === "model") return { ...point, toolCalls: point.toolCalls.map(callSignature) };
+    if (point.kind === "model") {
+      const { kind, index, step, seq, text } = point;
+      return { kind, index, step, seq, text, toolCalls: callsOf(point).map(callSignature) };
+    }
     const { kind, index, step, seq, callIndex, toolName, args, status, output } = point;
     return { kind, index, step, seq, callIndex, toolName, argsHash: stableHash(args), status, output };
   });

@@ -16,7 +16,7 @@
  * realigned (no positional tail is built), and the default (positional) path never runs any of this. jsondiffpatch's LCS is a quadratic table and not public API, hence
  * this small implementation.
  */
-import type { Point } from "./decisions";
+import { callArgs, callName, nextCall, type ContentPart, type Point } from "./decisions";
 import { ComparedEntry, compareAt, onlyIn, samePoint, type DiffEntry } from "./compare";
 import { canonicalHash, mixHash } from "./equal";
 
@@ -35,8 +35,11 @@ export interface RealignInfo {
 /** A hash of what the positional comparison compares: equal for points samePoint calls the same. */
 export function pointHash(point: Point): number {
   if (point.kind === "model") {
-    let hash = mixHash(canonicalHash(point.text), point.toolCalls.length);
-    for (const call of point.toolCalls) hash = mixHash(mixHash(hash, canonicalHash(call.toolName)), canonicalHash(call.args));
+    let hash = mixHash(canonicalHash(point.text), point.calls);
+    for (let at = nextCall(point.content, 0); at >= 0; at = nextCall(point.content, at + 1)) {
+      const part = point.content[at] as ContentPart;
+      hash = mixHash(mixHash(hash, canonicalHash(callName(part))), canonicalHash(callArgs(part)));
+    }
     return hash;
   }
   const hash = mixHash(mixHash(canonicalHash(point.toolName), canonicalHash(point.status)), canonicalHash(point.args));
