@@ -91,8 +91,8 @@ function describe(point: Point): string {
 
 /**
  * Both sides' detail. Every field is always present (undefined where a side has none, which JSON
- * drops): one object shape for every entry. `hashes`: with the arguments hashes (the detail); without,
- * the tool calls are the points' own (a glance).
+ * drops): one object shape for every entry. `hashes`: with the arguments hashes (the detail); without
+ * them, and tool calls without theirs (a glance).
  */
 function detailOf(a: Point | undefined, b: Point | undefined, hashes: boolean): DiffDetail {
   const modelA = a?.kind === "model" ? a : undefined;
