@@ -5,8 +5,8 @@
  * between two matches A's extra points pair with B's as `changed`, the rest are `missing` /
  * `added`. Every entry it places is marked `realigned: true`.
  *
- * Each point gets a number, equal for equal points: points are bucketed by a hash of what the
- * comparison compares (canonicalHash: no text, no sha256), and a bucket's points are told apart
+ * Each point gets a number, equal for equal points: points are found by a hash of what the
+ * comparison compares (canonicalHash: no text, no sha256), and points with one hash are told apart
  * by samePoint, so a collision never makes two different points equal.
  *
  * Cost and cap: Myers' O((N+M)·D) shortest edit script, where N and M are the points after the
@@ -46,28 +46,33 @@ export function pointHash(point: Point): number {
   return mixHash(mixHash(hash, canonicalHash(point.output)), 1);
 }
 
-/** Numbers points by equality (samePoint): the same number for equal points, in both runs. */
-class PointCodes {
-  /** The first code of each hash; a code's `next` is the following code with the same hash, -1 at the end. */
-  #firstOfHash = new Map<number, number>();
-  #points: Point[] = [];
-  #next: number[] = [];
-
-  code(point: Point): number {
-    const hash = pointHash(point);
-    const first = this.#firstOfHash.get(hash);
-    let last = -1;
-    for (let code = first ?? -1; code >= 0; code = this.#next[code] as number) {
-      if (samePoint(this.#points[code] as Point, point)) return code;
-      last = code;
+/**
+ * Numbers the points of both tails by equality (samePoint): the same number for equal points, in
+ * both runs. An open-addressing table of hashes (linear probing) finds a point's candidates; a
+ * typed array allocates nothing per point, where a Map of 200,000 entries kept the collector busy.
+ */
+function pointCodes(tailA: readonly Point[], tailB: readonly Point[]): [Int32Array, Int32Array] {
+  const count = tailA.length + tailB.length;
+  let size = 16;
+  while (size < 2 * count) size *= 2;
+  const mask = size - 1;
+  // slots[i]: a code + 1, or 0 when empty; a code's hash and first point are hashes[code] and points[code].
+  const slots = new Int32Array(size);
+  const hashes = new Int32Array(count);
+  const points: Point[] = [];
+  const code = (point: Point): number => {
+    const hash = pointHash(point) | 0;
+    let slot = hash & mask;
+    for (let taken = slots[slot] as number; taken !== 0; slot = (slot + 1) & mask, taken = slots[slot] as number) {
+      if (hashes[taken - 1] === hash && samePoint(points[taken - 1] as Point, point)) return taken - 1;
     }
-    const code = this.#points.length;
-    this.#points.push(point);
-    this.#next.push(-1);
-    if (last < 0) this.#firstOfHash.set(hash, code);
-    else this.#next[last] = code;
-    return code;
-  }
+    const fresh = points.length;
+    points.push(point);
+    hashes[fresh] = hash;
+    slots[slot] = fresh + 1;
+    return fresh;
+  };
+  return [Int32Array.from(tailA, code), Int32Array.from(tailB, code)];
 }
 
 type Op = { type: "equal"; a: number; b: number } | { type: "delete"; a: number } | { type: "insert"; b: number };
@@ -147,9 +152,8 @@ export function realignTail(pointsA: readonly Point[], pointsB: readonly Point[]
   if (divergentAt === null) return { info: { applied: false, from: null, maxEdits, reason: "the runs do not diverge" } };
   const tailA = pointsA.slice(divergentAt);
   const tailB = pointsB.slice(divergentAt);
-  const codes = new PointCodes();
-  const code = (point: Point) => codes.code(point);
-  const ops = shortestEdit(Int32Array.from(tailA, code), Int32Array.from(tailB, code), maxEdits);
+  const [codesA, codesB] = pointCodes(tailA, tailB);
+  const ops = shortestEdit(codesA, codesB, maxEdits);
   if (!ops) {
     return {
       info: { applied: false, from: divergentAt, maxEdits, reason: `more than ${maxEdits} insertions and deletions after the first divergence: the diff stays positional` },
@@ -165,6 +169,7 @@ export function realignTail(pointsA: readonly Point[], pointsB: readonly Point[]
   const deleted: Point[] = [];
   const inserted: Point[] = [];
   const flush = () => {
+    if (deleted.length === 0 && inserted.length === 0) return;
     const paired = Math.min(deleted.length, inserted.length);
     for (let index = 0; index < paired; index += 1) push(compareAt(steps.length, deleted[index] as Point, inserted[index] as Point));
     for (let index = paired; index < deleted.length; index += 1) push(onlyIn(steps.length, deleted[index] as Point, "A"));
