@@ -8,6 +8,7 @@ import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
 import { DIFF_PAGE } from "@/components/page-sizes";
+import { plainEntry, type DiffEntry } from "@/lib/inspect/compare";
 import { diffHead, diffRows, initialRow, packRows } from "@/lib/inspect/diff-view";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
@@ -62,8 +63,9 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
         rows: packRows(rows),
         at,
         realign,
-        page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE) },
-        first: head.divergentAt === null ? null : (diff.steps[head.divergentAt] ?? null),
+        // Plain objects: a client component's props take no class instances (entries build their detail on demand).
+        page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE).map(plainEntry) },
+        first: head.divergentAt === null ? null : plainEntry(diff.steps[head.divergentAt] as DiffEntry),
         runA,
         runB,
         outlineA,

@@ -3,9 +3,14 @@
  * order. A tool point is found by its position (`turn:<t>:call:<i>:result`), never by tool-call
  * id: models and SDKs assign those at random, so two independent runs never share them, while the
  * positions of two runs line up. Pure; reads stored payloads defensively.
+ *
+ * The diff works on `Point`s (`pointsOf`): one pass over the records, object literals, no text and
+ * no hashing. It compares arguments structurally (equal.ts), which decides exactly what equal
+ * hashes decided, and an entry hashes arguments only when its detail is built. `decisionPoints`
+ * gives the public `DecisionPoint`s, with their hashes.
  */
 import type { ApprovalPayload, ModelPayload, ToolResultPayload } from "../agent/payloads";
-import { canonicalJson, hashCanonical, plainEqual, sameJson } from "../journal/canonical";
+import { stableHash } from "../journal/canonical";
 import type { JournalRecord } from "../journal/types";
 
 export interface ToolCallSignature {
@@ -46,11 +51,60 @@ export interface ToolDecision extends PointBase {
 export type DecisionPoint = ModelDecision | ToolDecision;
 export type DecisionKind = DecisionPoint["kind"];
 
-interface CallContent {
+/** A tool call as the diff reads it from a model step's content: no hash (see the top of this file). */
+export interface ToolCall {
+  toolName: string;
+  args: unknown;
+}
+
+/** A part of a model message's content, read defensively. */
+export interface ContentPart {
   type?: unknown;
   toolName?: unknown;
   args?: unknown;
   text?: unknown;
+}
+
+export interface ModelPoint extends Omit<ModelDecision, "toolCalls"> {
+  /** The message's content, where its tool calls are read when needed (callsOf, nextCall): no copies. */
+  content: readonly ContentPart[];
+  /** How many tool calls the content holds. */
+  calls: number;
+}
+
+export interface ToolPoint extends Omit<ToolDecision, "argsHash"> {
+  /** The arguments the tool ran with (its result's; the model's call's when the result has none). */
+  args: unknown;
+}
+
+/**
+ * A decision point as the diff holds it: object literals. A literal's hidden class lives on in its
+ * boilerplate, while a class instance's is freed with the last instance (between two diffs), and
+ * the code optimised for it thrown away; literals are also quicker to make than instances.
+ */
+export type Point = ModelPoint | ToolPoint;
+
+/** The index of the first tool-call part of `content` at or after `from`; -1 when there is none. */
+export function nextCall(content: readonly ContentPart[], from: number): number {
+  for (let index = from; index < content.length; index += 1) if (content[index]?.type === "tool-call") return index;
+  return -1;
+}
+
+export const callName = (part: ContentPart): string => String(part.toolName ?? "");
+export const callArgs = (part: ContentPart): unknown => part.args ?? null;
+
+/** A model point's tool calls, in content order (a new list each time). */
+export function callsOf(point: ModelPoint): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (let index = nextCall(point.content, 0); index >= 0; index = nextCall(point.content, index + 1)) {
+    const part = point.content[index] as ContentPart;
+    calls.push({ toolName: callName(part), args: callArgs(part) });
+  }
+  return calls;
+}
+
+export function callSignature(call: ToolCall): ToolCallSignature {
+  return { toolName: call.toolName, argsHash: stableHash(call.args), args: call.args };
 }
 
 /** What parseName read: reused across calls, since a diff parses every record name. */
@@ -84,74 +138,109 @@ function parseName(name: string): boolean {
   return true;
 }
 
-export interface DecisionOptions {
-  /**
-   * Another run's points (a diff's A when this is its B): a call whose arguments equal that run's
-   * call at the same place takes its hash instead of canonicalising and hashing again. A hint only:
-   * hashes are reused for equal arguments, wherever the points sit.
-   */
-  reference?: readonly DecisionPoint[];
+/** Appends a model step's point and one point per tool call in its content. */
+function addModel(points: Point[], record: JournalRecord, step: number): void {
+  const raw = (record.payload as Partial<ModelPayload> | null)?.message?.content ?? [];
+  // Stored content is an array; anything else iterable is read as one.
+  const content = (Array.isArray(raw) ? raw : Array.from(raw as Iterable<unknown>)) as ContentPart[];
+  let text = "";
+  let calls = 0;
+  for (let index = 0; index < content.length; index += 1) {
+    const part = content[index];
+    if (part?.type === "text" && typeof part.text === "string") text += part.text;
+    else if (part?.type === "tool-call") calls += 1;
+  }
+  points.push({ kind: "model", index: points.length, step, seq: record.seq, text, content, calls });
+  for (let at = nextCall(content, 0), callIndex = 0; at >= 0; at = nextCall(content, at + 1), callIndex += 1) {
+    const part = content[at] as ContentPart;
+    // The model's call until its result record fills the point in.
+    points.push({ kind: "tool", index: points.length, step, seq: -1, callIndex, toolName: callName(part), args: callArgs(part), status: "no_result", output: null });
+  }
 }
 
-function modelsByStep(points: readonly DecisionPoint[] | undefined): ModelDecision[] {
-  const byStep: ModelDecision[] = [];
-  for (const point of points ?? []) if (point.kind === "model") byStep[point.step] = point;
-  return byStep;
+function fillResult(tool: ToolPoint, record: JournalRecord, denied: boolean): void {
+  const payload = (record.payload ?? null) as Partial<ToolResultPayload> | null;
+  tool.seq = record.seq;
+  if (typeof payload?.toolName === "string") tool.toolName = payload.toolName;
+  // The arguments the tool ran with (validated by its schema): usually the model's own.
+  if (payload && "args" in payload) tool.args = payload.args ?? null;
+  tool.output = payload?.result ?? null;
+  tool.status = denied ? "denied" : payload?.isError === true ? "failed" : "succeeded";
 }
 
-/** The decision points of one run's records (its own records: a sub-agent's decisions are in its run). */
-export function decisionPoints(records: readonly JournalRecord[], options: DecisionOptions = {}): DecisionPoint[] {
-  const reference = modelsByStep(options.reference);
-  // results[step][call] and approvals[step][call]: found by position, never by tool-call id.
-  const results: JournalRecord[][] = [];
-  const approvals: JournalRecord[][] = [];
-  const models: Array<{ record: JournalRecord; step: number }> = [];
+/**
+ * Fills in call `call` of the model point at `at` from its result or approval record. Names are
+ * unique per run: a call has one result and one approval at most. `denied[step][call]` holds a
+ * denial met before its result.
+ */
+function attach(points: Point[], denied: boolean[][], at: number, call: number, record: JournalRecord): void {
+  const model = points[at] as ModelPoint;
+  if (call >= model.calls) return;
+  const tool = points[at + 1 + call] as ToolPoint;
+  if (record.kind !== "approval") fillResult(tool, record, denied[model.step]?.[call] === true);
+  else if ((record.payload as Partial<ApprovalPayload> | null)?.approved === false) {
+    // A denied call still has a result record; without one it stays `no_result`.
+    if (tool.status === "no_result") (denied[model.step] ??= [])[call] = true;
+    else tool.status = "denied";
+  }
+}
+
+/** The points regrouped by step (each model point with its tool points), renumbered. Stable. */
+function inStepOrder(points: Point[]): Point[] {
+  const groups: Point[][] = [];
+  for (const point of points) {
+    if (point.kind === "model") groups.push([point]);
+    else (groups[groups.length - 1] as Point[]).push(point);
+  }
+  groups.sort((a, b) => (a[0] as Point).step - (b[0] as Point).step);
+  const ordered = groups.flat();
+  ordered.forEach((point, index) => (point.index = index));
+  return ordered;
+}
+
+/** The points of one run's records, as the diff holds them (its own records: a sub-agent's decisions are in its run). */
+export function pointsOf(records: readonly JournalRecord[]): Point[] {
+  const points: Point[] = [];
+  // modelAt[step]: where the step's model point is in `points`; its tool points follow it.
+  const modelAt: number[] = [];
+  const denied: boolean[][] = [];
+  // Results and approvals met before their model step: not the loop's order (foreign or imported data).
+  let early: JournalRecord[] | undefined;
+  let lastStep = -1;
+  let ordered = true;
   for (const record of records) {
-    if (record.kind !== "model" && record.kind !== "tool_result" && record.kind !== "approval") continue;
+    const kind = record.kind;
+    if (kind !== "model" && kind !== "tool_result" && kind !== "approval") continue;
     if (!parseName(record.name)) continue;
-    if (record.kind === "model") {
-      if (parsed.call < 0) models.push({ record, step: parsed.step });
-    } else if (parsed.call >= 0 && parsed.suffix === (record.kind === "approval" ? "approval" : "result")) {
-      const table = record.kind === "approval" ? approvals : results;
-      (table[parsed.step] ??= [])[parsed.call] = record;
+    if (kind === "model") {
+      if (parsed.call >= 0) continue;
+      if (parsed.step < lastStep) ordered = false;
+      lastStep = Math.max(lastStep, parsed.step);
+      modelAt[parsed.step] = points.length;
+      addModel(points, record, parsed.step);
+    } else if (parsed.call >= 0 && parsed.suffix === (kind === "approval" ? "approval" : "result")) {
+      const at = modelAt[parsed.step];
+      if (at === undefined) (early ??= []).push(record);
+      else attach(points, denied, at, parsed.call, record);
     }
   }
-  // Turns are written in order; sorting keeps foreign or imported data in step order too.
-  if (models.some((model, index) => index > 0 && (models[index - 1] as { step: number }).step > model.step)) models.sort((a, b) => a.step - b.step);
-  const points: DecisionPoint[] = [];
-  for (const { record, step } of models) {
-    const content = ((record.payload as Partial<ModelPayload> | null)?.message?.content ?? []) as CallContent[];
-    let text = "";
-    const calls: ToolCallSignature[] = [];
-    for (const part of content) {
-      if (part?.type === "text" && typeof part.text === "string") text += part.text;
-      else if (part?.type === "tool-call") {
-        const args = part.args ?? null;
-        const same = reference[step]?.toolCalls[calls.length];
-        calls.push({ toolName: String(part.toolName ?? ""), argsHash: same && plainEqual(same.args, args) ? same.argsHash : hashCanonical(canonicalJson(args)), args });
-      }
-    }
-    points.push({ kind: "model", index: points.length, step, seq: record.seq, text, toolCalls: calls });
-    for (let callIndex = 0; callIndex < calls.length; callIndex += 1) {
-      const call = calls[callIndex] as ToolCallSignature;
-      const result = results[step]?.[callIndex];
-      const payload = (result?.payload ?? null) as Partial<ToolResultPayload> | null;
-      const approval = approvals[step]?.[callIndex]?.payload as Partial<ApprovalPayload> | undefined;
-      // The arguments the tool ran with (validated by its schema): usually the model's own.
-      const ranWith = payload && "args" in payload ? (payload.args ?? null) : call.args;
-      const hash = ranWith === call.args || sameJson(ranWith, call.args) ? call.argsHash : hashCanonical(canonicalJson(ranWith));
-      points.push({
-        kind: "tool",
-        index: points.length,
-        step,
-        seq: result?.seq ?? -1,
-        callIndex,
-        toolName: typeof payload?.toolName === "string" ? payload.toolName : call.toolName,
-        argsHash: hash,
-        status: !result ? "no_result" : approval?.approved === false ? "denied" : payload?.isError === true ? "failed" : "succeeded",
-        output: result ? (payload?.result ?? null) : null,
-      });
-    }
+  for (const record of early ?? []) {
+    parseName(record.name);
+    const at = modelAt[parsed.step];
+    if (at !== undefined) attach(points, denied, at, parsed.call, record);
   }
-  return points;
+  // Turns are written in order; regrouping keeps foreign or imported data in step order too.
+  return ordered ? points : inStepOrder(points);
+}
+
+/** The decision points of one run's records, with their arguments hashes. */
+export function decisionPoints(records: readonly JournalRecord[]): DecisionPoint[] {
+  return pointsOf(records).map((point): DecisionPoint => {
+    if (point.kind === "model") {
+      const { kind, index, step, seq, text } = point;
+      return { kind, index, step, seq, text, toolCalls: callsOf(point).map(callSignature) };
+    }
+    const { kind, index, step, seq, callIndex, toolName, args, status, output } = point;
+    return { kind, index, step, seq, callIndex, toolName, argsHash: stableHash(args), status, output };
+  });
 }

@@ -8,6 +8,7 @@
 import { diffWords } from "diff";
 import { create, type Delta } from "jsondiffpatch";
 import type { DecisionKind } from "./decisions";
+import type { DiffDetail } from "./compare";
 import type { DiffEntry, DiffStatus, DiffSummary, RunDiff } from "./diff";
 
 /** One line of the rows list: enough to draw it without the entry's detail. */
@@ -111,7 +112,10 @@ function modelLabel(text: string | undefined, calls: ReadonlyArray<{ toolName: s
 
 /** A row's one-line title: A's side, or B's when only B has a point; both when their kinds differ. */
 export function entryLabel(entry: DiffEntry): string {
-  const { detail } = entry;
+  return labelOf(entry, entry.glance?.() ?? entry.detail);
+}
+
+function labelOf(entry: DiffEntry, detail: DiffDetail): string {
   const side = (which: "A" | "B"): string | undefined => {
     const kind = which === "A" ? detail.kindA : detail.kindB;
     if (kind === "model") return modelLabel(which === "A" ? detail.textA : detail.textB, which === "A" ? detail.toolCallsA : detail.toolCallsB);
@@ -126,10 +130,12 @@ export function entryLabel(entry: DiffEntry): string {
 }
 
 export function diffRow(entry: DiffEntry): DiffRow {
-  const row: DiffRow = { index: entry.index, status: entry.status, kind: entry.kind, step: entry.step, label: entryLabel(entry) };
+  // A glance, not the detail: a row needs no arguments hashes, and the page makes a row of every entry.
+  const detail = entry.glance?.() ?? entry.detail;
+  const row: DiffRow = { index: entry.index, status: entry.status, kind: entry.kind, step: entry.step, label: labelOf(entry, detail) };
   // Absent rather than undefined: the rows travel to the browser, and every key costs bytes.
-  if (entry.detail.seqA !== undefined) row.seqA = entry.detail.seqA;
-  if (entry.detail.seqB !== undefined) row.seqB = entry.detail.seqB;
+  if (detail.seqA !== undefined) row.seqA = detail.seqA;
+  if (detail.seqB !== undefined) row.seqB = detail.seqB;
   if (entry.realigned) row.realigned = true;
   return row;
 }

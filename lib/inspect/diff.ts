@@ -4,18 +4,21 @@
  *
  * Alignment is positional: the i-th decision point of A is compared with the i-th of B (see
  * decisions.ts for why positions, not tool-call ids). A model point is `same` when its text and
- * its tool-call list (name + args hash, in content order) match; a tool point when its tool name,
- * status, args hash and output (canonical JSON) match. `divergentAt` is the first non-`same` index.
+ * its tool-call list (name + arguments, in content order) match; a tool point when its tool name,
+ * status, arguments and output match. Arguments and outputs match when their canonical JSON is the
+ * same (key order never matters), which is decided structurally (equal.ts), without building text
+ * or hashes; entries carry both sides' arguments hashes, computed when their detail is first read.
+ * `divergentAt` is the first non-`same` index.
  *
  * Caveat, by design: what follows a divergence is positional too. When one run makes an extra
  * call, everything after it is compared one place off and reads as `changed`. The reliable signal
  * is `divergentAt` and everything before it. `{ realign: true }` re-synchronises the sequences
- * after the first divergence (longest common subsequence over decision signatures, see
+ * after the first divergence (longest common subsequence of the points, equal when `same`, see
  * realign.ts); its entries are marked `realigned: true` and the diff's `alignment` says so.
  */
 import type { JournalRecord } from "../journal/types";
 import { compareAt, onlyIn, summarise, type DiffEntry, type DiffSummary } from "./compare";
-import { decisionPoints, type DecisionPoint } from "./decisions";
+import { pointsOf, type Point } from "./decisions";
 import { realignTail, REALIGN_MAX_EDITS, type RealignInfo } from "./realign";
 
 export type { DiffDetail, DiffEntry, DiffStatus, DiffSummary } from "./compare";
@@ -47,31 +50,25 @@ export interface DiffOptions {
 }
 
 /** Positional comparison of two decision sequences. */
-export function diffPoints(pointsA: readonly DecisionPoint[], pointsB: readonly DecisionPoint[]): DiffEntry[] {
+export function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffEntry[] {
   const steps: DiffEntry[] = new Array(Math.max(pointsA.length, pointsB.length));
   for (let index = 0; index < steps.length; index += 1) {
     const a = pointsA[index];
     const b = pointsB[index];
-    steps[index] = a && b ? compareAt(index, a, b) : a ? onlyIn(index, a, "A") : onlyIn(index, b as DecisionPoint, "B");
+    steps[index] = a && b ? compareAt(index, a, b) : a ? onlyIn(index, a, "A") : onlyIn(index, b as Point, "B");
   }
   return steps;
 }
 
 /** The RunDiff of two runs' records (each run's own history, in seq order). Pure. */
 export function diffRecords(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions = {}): RunDiff {
-  const pointsA = decisionPoints(historyA);
-  const pointsB = decisionPoints(historyB, { reference: pointsA });
-  let steps = diffPoints(pointsA, pointsB);
-  let { summary, divergentAt } = summarise(steps);
+  const pointsA = pointsOf(historyA);
+  const pointsB = pointsOf(historyB);
+  let realigned: DiffEntry[] | undefined;
   let realign: RealignInfo | undefined;
-  if (options.realign) {
-    const result = realignTail(steps, pointsA, pointsB, divergentAt, options.realignMaxEdits ?? REALIGN_MAX_EDITS);
-    realign = result.info;
-    if (result.steps) {
-      steps = result.steps;
-      ({ summary, divergentAt } = summarise(steps));
-    }
-  }
+  if (options.realign) ({ steps: realigned, info: realign } = realignTail(pointsA, pointsB, options.realignMaxEdits ?? REALIGN_MAX_EDITS));
+  const steps = realigned ?? diffPoints(pointsA, pointsB);
+  const { summary, divergentAt } = summarise(steps);
   return {
     a: options.a ?? historyA[0]?.runId ?? "",
     b: options.b ?? historyB[0]?.runId ?? "",
