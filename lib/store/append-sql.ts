@@ -20,6 +20,10 @@ export const JOURNAL_CHANNEL = "backtrack_journal";
 
 const NOTIFY = `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, $12::text)::text) AS notified`;
 
+/** When the summary row is written: the record changes it ($14), or the run is no longer running, or its row is a second old. */
+const SUMMARY_DUE = `($14::boolean OR r.status <> $12::text OR r.pause IS NOT NULL OR r.error IS NOT NULL
+         OR r.updated_at < now() - interval '1 second')`;
+
 const SUMMARY = `
   UPDATE runs AS r SET
     agent = COALESCE(r.agent, $5::text),
@@ -34,9 +38,7 @@ const SUMMARY = `
     error = NULL,
     updated_at = now(),
     completed_at = CASE WHEN $13::boolean THEN now() ELSE r.completed_at END
-  WHERE r.run_id = $1::text
-    AND ($14::boolean OR r.status <> $12::text OR r.pause IS NOT NULL OR r.error IS NOT NULL
-         OR r.updated_at < now() - interval '1 second')
+  WHERE r.run_id = $1::text AND ${SUMMARY_DUE}
   RETURNING 1`;
 
 /** The hot path: the caller knows the run's last seq (so its summary row exists) and passes the next. */
@@ -47,6 +49,22 @@ ins AS (
   RETURNING seq, created_at
 )
 SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
+
+/**
+ * APPEND_AT_SQL for the commonest record, one that changes nothing in the summary (a value, an
+ * attempt: SummaryDelta.changesSummary false, so status running and every count 0): the same
+ * effect with five parameters, $1 run id, $2 name, $3 kind, $4 payload text, $5 the seq.
+ */
+export const APPEND_PLAIN_AT_SQL = `
+WITH summary AS (
+  UPDATE runs AS r SET status = 'running', pause = NULL, error = NULL, updated_at = now()
+  WHERE r.run_id = $1::text AND ${SUMMARY_DUE.replace("$14::boolean", "false").replaceAll("$12::text", "'running'")}
+  RETURNING 1
+), ins AS (
+  INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $5::int, $2::text, $3::text, $4::text::json)
+  RETURNING seq, created_at
+)
+SELECT ins.seq, ins.created_at, pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, 'running')::text) AS notified FROM ins`;
 
 /** The run's next seq is read from its records. No rows back means the run has no summary row (yet). */
 export const APPEND_SQL = `

@@ -23,7 +23,7 @@ import type {
 import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
-import { APPEND_AT_SQL, APPEND_FIRST_SQL, APPEND_SQL, JOURNAL_CHANNEL } from "./append-sql";
+import { APPEND_AT_SQL, APPEND_FIRST_SQL, APPEND_PLAIN_AT_SQL, APPEND_SQL, JOURNAL_CHANNEL } from "./append-sql";
 import { records, runs } from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
@@ -89,11 +89,11 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
       let rows: Array<{ seq: number; created_at: Date | string }>;
       try {
-        rows = await this.client.query(
-          path === "at" ? APPEND_AT_SQL : path === "first" ? APPEND_FIRST_SQL : APPEND_SQL,
-          path === "at" ? [...params, nextSeq] : params,
-          { prepare: true },
-        );
+        if (path === "at" && !delta.changesSummary) {
+          rows = await this.client.query(APPEND_PLAIN_AT_SQL, [record.runId, record.name, record.kind, payloadText, nextSeq], { prepare: true });
+        } else {
+          rows = await this.client.query(path === "at" ? APPEND_AT_SQL : path === "first" ? APPEND_FIRST_SQL : APPEND_SQL, path === "at" ? [...params, nextSeq] : params, { prepare: true });
+        }
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         // The first writer of this name won: hand back its record. Else another writer took the
