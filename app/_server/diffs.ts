@@ -9,17 +9,16 @@ import type { RunDiff } from "@/lib/inspect/diff";
 import { RunNotFoundError } from "@/lib/journal/errors";
 import type { RunSummary } from "@/lib/journal/types";
 import { diffRecords } from "@/lib/inspect/diff";
+import { processWide } from "./process-wide";
 import { getStore } from "./store";
 
 const KEPT = 4;
-const KEY = Symbol.for("backtrack.inspector.diffs");
 
 interface Kept {
   version: string;
   diff: Promise<RunDiff>;
 }
 
-type Holder = typeof globalThis & { [KEY]?: Map<string, Kept> };
 
 export interface LoadedDiff {
   diff: RunDiff;
@@ -33,7 +32,7 @@ export async function cachedDiff(a: string, b: string, realign: boolean): Promis
   const [runA, runB] = await Promise.all([store.run(a), store.run(b)]);
   if (!runA) throw new RunNotFoundError(a);
   if (!runB) throw new RunNotFoundError(b);
-  const kept = ((globalThis as Holder)[KEY] ??= new Map());
+  const kept = processWide("diffs", () => new Map<string, Kept>());
   const key = JSON.stringify([a, b, realign]);
   const version = `${runA.lastSeq}:${runB.lastSeq}`;
   let entry = kept.get(key);

@@ -8,11 +8,10 @@ import "server-only";
 import { jobHandlers } from "@/lib/jobs/kinds";
 import { JobRunner } from "@/lib/jobs/runner";
 import { PostgresWaker } from "@/lib/store/postgres-waker";
+import { processWideStart } from "./process-wide";
 import { serverRegistry } from "./registry";
 import { getStore } from "./store";
 
-const KEY = Symbol.for("backtrack.inspector.jobs");
-type Holder = typeof globalThis & { [KEY]?: Promise<JobRunner> };
 
 function positive(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === "") return undefined;
@@ -33,12 +32,5 @@ async function start(): Promise<JobRunner> {
 }
 
 export function jobRunner(): Promise<JobRunner> {
-  const holder = globalThis as Holder;
-  if (!holder[KEY]) {
-    holder[KEY] = start().catch((error: unknown) => {
-      delete holder[KEY];
-      throw error;
-    });
-  }
-  return holder[KEY];
+  return processWideStart("jobs", start);
 }

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import type { JournalNotification } from "@/lib/journal/types";
+import { processWide } from "./process-wide";
 import { getStore } from "./store";
 
 type Listener = (note: JournalNotification) => void;
@@ -15,13 +16,9 @@ interface Hub {
   subscribed: Promise<void> | null;
 }
 
-const KEY = Symbol.for("backtrack.inspector.live");
-type Holder = typeof globalThis & { [KEY]?: Hub };
 
 function hub(): Hub {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= { listeners: new Set(), subscribed: null };
-  return holder[KEY];
+  return processWide<Hub>("live", () => ({ listeners: new Set(), subscribed: null }));
 }
 
 /** Calls `listener` for every change until the returned function is called. */

@@ -3,13 +3,11 @@ import "server-only";
 import { OutlineCache } from "@/lib/inspect/outline-cache";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import type { RunSummary } from "@/lib/journal/types";
+import { processWideStart } from "./process-wide";
 import { getStore } from "./store";
 
-const KEY = Symbol.for("backtrack.inspector.outlines");
-type Holder = typeof globalThis & { [KEY]?: OutlineCache };
 
 export async function runOutline(runId: string, run?: RunSummary): Promise<OutlineEntry[] | undefined> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= new OutlineCache(await getStore());
-  return holder[KEY].outline(runId, run);
+  const cache = await processWideStart("outlines", async () => new OutlineCache(await getStore()));
+  return cache.outline(runId, run);
 }

@@ -7,15 +7,12 @@
 import "server-only";
 import type { Registry } from "@/lib/agent/registry";
 import { loadRegistry } from "@/lib/regression/config-file";
+import { processWide } from "./process-wide";
 import { replayModelNames } from "@/lib/regression/models";
 
-const KEY = Symbol.for("backtrack.inspector.registry");
-type Holder = typeof globalThis & { [KEY]?: Promise<Registry> };
 
 export function serverRegistry(): Promise<Registry> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= loadRegistry();
-  return holder[KEY];
+  return processWide("registry", loadRegistry);
 }
 
 /** The registry's model names a replay may pick (without `recorded`, which the dialog offers apart). */

@@ -6,9 +6,7 @@
 import "server-only";
 import { writeDemo } from "@/lib/demo/seed";
 import { openStore, type PostgresStore } from "@/lib/store";
-
-const KEY = Symbol.for("backtrack.inspector.store");
-type Holder = typeof globalThis & { [KEY]?: Promise<PostgresStore> };
+import { processWideStart } from "./process-wide";
 
 async function open(): Promise<PostgresStore> {
   const store = await openStore({ url: process.env.DATABASE_URL });
@@ -20,13 +18,6 @@ async function open(): Promise<PostgresStore> {
 }
 
 export function getStore(): Promise<PostgresStore> {
-  const holder = globalThis as Holder;
-  if (!holder[KEY]) {
-    // A failed open is not cached: the next request tries again (the database may come up).
-    holder[KEY] = open().catch((error: unknown) => {
-      delete holder[KEY];
-      throw error;
-    });
-  }
-  return holder[KEY];
+  // A failed open is not kept: the next request tries again (the database may come up).
+  return processWideStart("store", open);
 }

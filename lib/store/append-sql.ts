@@ -16,6 +16,9 @@
  * text, $8 model turns, $9 tool calls, $10 input tokens, $11 output tokens, $12 status after the
  * record, $13 completes the run, $14 changes the summary; APPEND_AT_SQL adds $15, the seq.
  */
+import type { SummaryDelta } from "../journal/summary";
+import type { NewRecord } from "../journal/types";
+
 export const JOURNAL_CHANNEL = "backtrack_journal";
 
 const NOTIFY = `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, $12::text)::text) AS notified`;
@@ -92,3 +95,29 @@ WITH created AS (
   RETURNING seq, created_at
 )
 SELECT ins.seq, ins.created_at, ${NOTIFY}, $14::boolean AS changes FROM ins`;
+
+/** How an append finds its seq: given by the caller ("at"), new run ("first"), read from the run ("next"). */
+export type AppendPath = "at" | "first" | "next";
+
+/** The statement for one append along `path`, and its parameters (nextSeq is required for "at"). */
+export function appendStatement(path: AppendPath, record: NewRecord, payloadText: string, delta: SummaryDelta, nextSeq?: number): [string, unknown[]] {
+  if (path === "at" && !delta.changesSummary) return [APPEND_PLAIN_AT_SQL, [record.runId, record.name, record.kind, payloadText, nextSeq]];
+  const params: unknown[] = [
+    record.runId,
+    record.name,
+    record.kind,
+    payloadText,
+    delta.agent,
+    delta.parentRunId,
+    delta.inputText,
+    delta.modelTurns,
+    delta.toolCalls,
+    delta.inputTokens,
+    delta.outputTokens,
+    delta.status,
+    delta.completed,
+    delta.changesSummary,
+  ];
+  if (path === "at") return [APPEND_AT_SQL, [...params, nextSeq]];
+  return [path === "first" ? APPEND_FIRST_SQL : APPEND_SQL, params];
+}

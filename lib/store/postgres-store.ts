@@ -23,7 +23,7 @@ import type {
 import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
-import { APPEND_AT_SQL, APPEND_FIRST_SQL, APPEND_PLAIN_AT_SQL, APPEND_SQL, JOURNAL_CHANNEL } from "./append-sql";
+import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
 import { records, runs } from "./schema/index";
 import type { SqlClient } from "./sql-client";
 
@@ -67,33 +67,14 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
 
   protected async write(record: NewRecord, payloadText: string, nextSeq?: number): Promise<AppendResult> {
     const delta = summaryDelta(record);
-    const params: unknown[] = [
-      record.runId,
-      record.name,
-      record.kind,
-      payloadText,
-      delta.agent,
-      delta.parentRunId,
-      delta.inputText,
-      delta.modelTurns,
-      delta.toolCalls,
-      delta.inputTokens,
-      delta.outputTokens,
-      delta.status,
-      delta.completed,
-      delta.changesSummary,
-    ];
     // With the next seq known (this process wrote or read the run last), one insert at it; else a
     // header starts a run (create its row first) and anything else reads the next seq from the run.
-    let path: "at" | "first" | "next" = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
+    let path: AppendPath = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
       let rows: Array<{ seq: number; created_at: Date | string }>;
       try {
-        if (path === "at" && !delta.changesSummary) {
-          rows = await this.client.query(APPEND_PLAIN_AT_SQL, [record.runId, record.name, record.kind, payloadText, nextSeq], { prepare: true });
-        } else {
-          rows = await this.client.query(path === "at" ? APPEND_AT_SQL : path === "first" ? APPEND_FIRST_SQL : APPEND_SQL, path === "at" ? [...params, nextSeq] : params, { prepare: true });
-        }
+        const [text, params] = appendStatement(path, record, payloadText, delta, nextSeq);
+        rows = await this.client.query(text, params, { prepare: true });
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         // The first writer of this name won: hand back its record. Else another writer took the
