@@ -22,6 +22,7 @@ import {
   appendEventSql,
   CREATE_SQL,
   CURRENT_REVISION_SQL,
+  DELETE_SQL,
   EVENT_BY_ID_SQL,
   EVENTS_SQL,
   SESSION_SQL,
@@ -141,7 +142,9 @@ export class SessionService {
     const scoped = splitDelta(persisted);
     const contentText = checked.content === null || checked.content === undefined ? null : JSON.stringify(checked.content);
     const deltaText = JSON.stringify(persisted);
-    const bytes = Buffer.byteLength(contentText ?? "", "utf8") + Buffer.byteLength(JSON.stringify(checked.stateDelta), "utf8");
+    // The limit counts the whole delta (temp: keys too); without temp: keys that is the persisted text.
+    const wholeDeltaText = tempKeys.length > 0 ? JSON.stringify(checked.stateDelta) : deltaText;
+    const bytes = Buffer.byteLength(contentText ?? "", "utf8") + Buffer.byteLength(wholeDeltaText, "utf8");
     if (bytes > this.eventLimitBytes) throw new EventTooLargeError(sessionId, eventId, bytes, this.eventLimitBytes);
     const params: unknown[] = [
       sessionId,
@@ -161,14 +164,12 @@ export class SessionService {
     try {
       [row] = await this.client.query<AppendRow>(statement, params, { prepare: true });
     } catch (error) {
-      // A racing append of the same id won between this statement's snapshot and its insert.
+      // The id is stored (the revision matched, so the statement reached the insert; or a racer's append of it).
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       return this.duplicate(sessionId, eventId, checked, error);
     }
-    if (!row) throw new SessionNotFoundError(sessionId);
-    if (row.outcome === "duplicate") return this.duplicate(sessionId, eventId, checked);
-    if (row.outcome === "stale") {
-      // The statement's snapshot may predate a concurrent append of this very id: look again.
+    if (!row) {
+      // Refused: a stored id (possibly appended by a racer since this object was loaded), a stale object or no session.
       const again = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
       if (again[0]) return this.duplicate(sessionId, eventId, checked);
       const [current] = await this.client.query<{ revision: number }>(CURRENT_REVISION_SQL, [sessionId]);
@@ -181,11 +182,11 @@ export class SessionService {
       author: checked.author,
       invocationId: checked.invocationId,
       content: contentText === null ? null : JSON.parse(contentText),
-      timestamp: iso(row.timestamp),
+      timestamp: new Date(Number(row.timestamp_ms)).toISOString(),
       actions: tempKeys.length > 0 ? { stateDelta: JSON.parse(deltaText), tempKeys } : { stateDelta: JSON.parse(deltaText) },
       index: seq,
     };
-    if (session instanceof Session) Session.advance(session, stored, checked.stateDelta, seq + 1, iso(row.updated_at));
+    if (session instanceof Session) Session.advance(session, stored, checked.stateDelta, seq + 1, new Date(Number(row.updated_ms)).toISOString());
     return { event: stored, created: true, matches: true };
   }
 
@@ -228,8 +229,9 @@ export class SessionService {
 
   /** Deletes a session and its events; false if there was none. Shared (app:, user:) state stays. */
   async delete(id: string): Promise<boolean> {
-    const deleted = await this.db.delete(sessions).where(eq(sessions.id, checkId(id))).returning({ id: sessions.id });
-    return deleted.length > 0;
+    // One function call (drizzle/0007): it also deletes the events that appends in flight commit while it waits.
+    const [row] = await this.client.query<{ deleted: boolean }>(DELETE_SQL, [checkId(id)]);
+    return row?.deleted === true;
   }
 
   /** The session row and its events below the row's revision (or below `upTo`). */
@@ -240,6 +242,9 @@ export class SessionService {
     // Events below a revision read are immutable, so they agree with the row whatever was appended since.
     const end = Math.min(upTo ?? row.revision, row.revision);
     const rows = await this.client.query<EventRow>(EVENTS_SQL, [id, 0, end], { prepare: true });
+    // Fewer events than the row counts: lost events (the rebuild check reports them), or a delete
+    // that committed between the two reads, and then there is no session.
+    if (rows.length < end && (await this.client.query(CURRENT_REVISION_SQL, [id])).length === 0) return undefined;
     return { row, events: rows.map(toEvent) };
   }
 

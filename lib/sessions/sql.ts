@@ -34,14 +34,16 @@ export interface SharedScopes {
 const APPEND_STATEMENTS = new Map<string, string>();
 
 /**
- * Appends one event, or refuses, in one statement:
- * - an event id the session already stored: nothing is written, the stored event's place is returned;
+ * Appends one event in one statement, or writes nothing and returns no row:
  * - optimistic concurrency: the session row is updated only while its revision equals the one the
  *   caller's object was loaded at; a concurrent appender that got there first leaves it unchanged
- *   (PostgreSQL re-checks the WHERE on the newest row version after waiting for its lock), and the
- *   row is returned as 'stale';
- * - otherwise the event is inserted at seq = the old revision, the session snapshot and the shared
- *   snapshots it touches take the delta, and shared changes are logged in the order of their rows' locks.
+ *   (PostgreSQL re-checks the WHERE on the newest row version after waiting for its lock);
+ * - the event is inserted at seq = the old revision; an event id the session already stored fails
+ *   the (session_id, id) unique key, which undoes the whole statement;
+ * - the shared snapshots the delta touches take it, and their changes are logged in the order of
+ *   their rows' locks.
+ * No row (or the unique violation) is a refusal: the caller reads again to tell a duplicate id, a
+ * stale object and an unknown session apart. The accepted append, the hot path, reads nothing else.
  * Parameters: $1 session id, $2 event id, $3 expected revision, $4 author, $5 invocation id,
  * $6 content (json text or null), $7 persisted delta (json text), $8 temp key names (json text or
  * null), $9 timestamp (or null: now), $10/$11 the session scope's set keys (jsonb text) and deleted
@@ -58,11 +60,9 @@ export function appendEventSql(scopes: SharedScopes): string {
   if (scopes.app) sharedParts.push(shared("app", "''", ...parameters()));
   if (scopes.user) sharedParts.push(shared("usr", "b.user_id", ...parameters()));
   const text = `
-WITH existing AS (
-  SELECT e.seq, e."timestamp" FROM session_events AS e WHERE e.session_id = $1::text AND e.id = $2::text
-), bumped AS (
+WITH bumped AS (
   UPDATE sessions AS s SET revision = s.revision + 1, state = ${apply("s.state", "$10", "$11")}, updated_at = now()
-  WHERE s.id = $1::text AND s.revision = $3::int AND NOT EXISTS (SELECT 1 FROM existing)
+  WHERE s.id = $1::text AND s.revision = $3::int
   RETURNING s.revision - 1 AS seq, s.app, s.user_id, s.updated_at
 ), ${sharedParts.map((part) => `${part}, `).join("")}ins AS (
   INSERT INTO session_events (session_id, seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp")
@@ -70,12 +70,8 @@ WITH existing AS (
   FROM bumped AS b
   RETURNING seq, "timestamp"
 )
-SELECT 'appended' AS outcome, ins.seq, ins."timestamp", b.updated_at, NULL::int AS revision FROM ins, bumped AS b
-UNION ALL
-SELECT 'duplicate', e.seq, e."timestamp", NULL, NULL FROM existing AS e
-UNION ALL
-SELECT 'stale', NULL, NULL, NULL, s.revision FROM sessions AS s
-WHERE s.id = $1::text AND NOT EXISTS (SELECT 1 FROM existing) AND NOT EXISTS (SELECT 1 FROM bumped)`;
+SELECT ins.seq, (extract(epoch FROM ins."timestamp") * 1000)::float8 AS timestamp_ms, (extract(epoch FROM b.updated_at) * 1000)::float8 AS updated_ms
+FROM ins, bumped AS b`;
   APPEND_STATEMENTS.set(key, text);
   return text;
 }
@@ -96,12 +92,11 @@ export function textArray(items: string[]): string {
   return `{${items.map((item) => `"${item.replace(/[\\"]/g, (character) => `\\${character}`)}"`).join(",")}}`;
 }
 
+/** The one row of an accepted append. Times are epoch milliseconds: a number, where a date text would cost a parse. */
 export interface AppendRow {
-  outcome: "appended" | "duplicate" | "stale";
-  seq: number | null;
-  timestamp: Date | string | null;
-  updated_at: Date | string | null;
-  revision: number | null;
+  seq: number;
+  timestamp_ms: number | string;
+  updated_ms: number | string;
 }
 
 /** The session row with its app and user snapshots, in one snapshot of the database. */
@@ -168,3 +163,6 @@ export const CURRENT_REVISION_SQL = `SELECT revision FROM sessions WHERE id = $1
 export const CREATE_SQL = `
 INSERT INTO sessions (id, app, user_id, initial_state, state) VALUES ($1::text, $2::text, $3::text, $4::text::json, $4::text::jsonb)
 ON CONFLICT (id) DO NOTHING RETURNING id`;
+
+/** Deletes a session and its events, also those appended while it waited (see drizzle/0007). */
+export const DELETE_SQL = `SELECT backtrack_delete_session($1::text) AS deleted`;

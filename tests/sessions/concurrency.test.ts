@@ -4,7 +4,7 @@
  * is lost, no event is stored twice, and the final state is the replay of the stored events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { replayState, StaleSessionError, type Session } from "@/lib/sessions";
+import { replayState, SessionNotFoundError, StaleSessionError, type Session } from "@/lib/sessions";
 import { SESSION_DATABASES, type SessionDatabase } from "./databases";
 
 const APPENDERS = 8;
@@ -84,5 +84,40 @@ describe.each(SESSION_DATABASES)("concurrent appenders: $name", (kind) => {
     const final = (await service.get("one-id")) as Session;
     expect(final.events.map((event) => event.id)).toEqual(["retried"]);
     expect(final.state).toEqual({ cart: 3 });
+  });
+
+  it("a delete while appends are in flight leaves no event behind, and the id can be created anew", async () => {
+    const { service, client } = database;
+    await service.create({ app: "race", user: "ann", id: "doomed" });
+    let landed = 0;
+    // A promise, not a timer: on the embedded database appends may never yield to the timer queue.
+    let reachTwelve = () => undefined as void;
+    const twelve = new Promise<void>((resolve) => (reachTwelve = resolve));
+    const appender = async (worker: number) => {
+      for (let step = 0; ; step += 1) {
+        const session = await service.get("doomed");
+        if (!session) return;
+        try {
+          await service.appendEvent(session, { id: `w${worker}-${step}`, author: `worker-${worker}`, actions: { stateDelta: { last: worker } } });
+          landed += 1;
+          if (landed === 12) reachTwelve();
+        } catch (error) {
+          if (error instanceof SessionNotFoundError) return;
+          if (!(error instanceof StaleSessionError)) throw error;
+        }
+      }
+    };
+    const deleter = async () => {
+      await twelve;
+      expect(await service.delete("doomed")).toBe(true);
+    };
+    await Promise.all([deleter(), ...Array.from({ length: APPENDERS }, (_, worker) => appender(worker))]);
+
+    expect(landed).toBeGreaterThanOrEqual(12);
+    const [orphans] = await client.query<{ count: number }>(`SELECT count(*)::int AS count FROM session_events WHERE session_id = 'doomed'`);
+    expect(orphans?.count).toBe(0);
+    const reborn = await service.create({ app: "race", user: "ann", id: "doomed" });
+    expect(reborn.revision).toBe(0);
+    expect((await service.get("doomed"))?.events).toEqual([]);
   });
 });
