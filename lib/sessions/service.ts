@@ -170,8 +170,8 @@ export class SessionService {
     }
     if (!row) {
       // Refused: a stored id (possibly appended by a racer since this object was loaded), a stale object or no session.
-      const again = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
-      if (again[0]) return this.duplicate(sessionId, eventId, checked);
+      const [stored] = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
+      if (stored) return duplicateOf(stored, checked);
       const [current] = await this.client.query<{ revision: number }>(CURRENT_REVISION_SQL, [sessionId]);
       if (!current) throw new SessionNotFoundError(sessionId);
       throw new StaleSessionError(sessionId, eventId, revision, Number(current.revision));
@@ -261,15 +261,21 @@ export class SessionService {
     return [app, user];
   }
 
-  private async duplicate(sessionId: string, eventId: string, sent: CheckedEvent, cause?: unknown): Promise<AppendEventResult> {
+  /** The stored event of a refused append's id, or `cause` when there is none. */
+  private async duplicate(sessionId: string, eventId: string, sent: CheckedEvent, cause: unknown): Promise<AppendEventResult> {
     const [row] = await this.client.query<EventRow>(EVENT_BY_ID_SQL, [sessionId, eventId]);
-    if (!row) throw cause ?? new SessionNotFoundError(sessionId);
-    const event = toEvent(row);
-    const same = (value: { author: string; invocationId: string; content: unknown; stateDelta: StateDelta }) =>
-      canonicalJson([value.author, value.invocationId, value.content ?? null, value.stateDelta]);
-    const matches = same({ ...event, stateDelta: event.actions.stateDelta }) === same({ ...sent, stateDelta: persistedDelta(sent.stateDelta).persisted });
-    return { event, created: false, matches };
+    if (!row) throw cause;
+    return duplicateOf(row, sent);
   }
+}
+
+/** A refused append's result: the event stored first, and whether the one sent says the same. */
+function duplicateOf(row: EventRow, sent: CheckedEvent): AppendEventResult {
+  const event = toEvent(row);
+  const same = (value: { author: string; invocationId: string; content: unknown; stateDelta: StateDelta }) =>
+    canonicalJson([value.author, value.invocationId, value.content ?? null, value.stateDelta]);
+  const matches = same({ ...event, stateDelta: event.actions.stateDelta }) === same({ ...sent, stateDelta: persistedDelta(sent.stateDelta).persisted });
+  return { event, created: false, matches };
 }
 
 function toEvent(row: EventRow): SessionEvent {
