@@ -19,7 +19,6 @@ interface Kept {
   diff: Promise<RunDiff>;
 }
 
-
 export interface LoadedDiff {
   diff: RunDiff;
   runA: RunSummary;

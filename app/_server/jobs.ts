@@ -12,7 +12,6 @@ import { processWideStart } from "./process-wide";
 import { serverRegistry } from "./registry";
 import { getStore } from "./store";
 
-
 function positive(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === "") return undefined;
   const value = Number(text);

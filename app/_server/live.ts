@@ -16,7 +16,6 @@ interface Hub {
   subscribed: Promise<void> | null;
 }
 
-
 function hub(): Hub {
   return processWide<Hub>("live", () => ({ listeners: new Set(), subscribed: null }));
 }

@@ -6,7 +6,6 @@ import type { RunSummary } from "@/lib/journal/types";
 import { processWideStart } from "./process-wide";
 import { getStore } from "./store";
 
-
 export async function runOutline(runId: string, run?: RunSummary): Promise<OutlineEntry[] | undefined> {
   const cache = await processWideStart("outlines", async () => new OutlineCache(await getStore()));
   return cache.outline(runId, run);

@@ -7,9 +7,8 @@
 import "server-only";
 import type { Registry } from "@/lib/agent/registry";
 import { loadRegistry } from "@/lib/regression/config-file";
-import { processWide } from "./process-wide";
 import { replayModelNames } from "@/lib/regression/models";
-
+import { processWide } from "./process-wide";
 
 export function serverRegistry(): Promise<Registry> {
   return processWide("registry", loadRegistry);

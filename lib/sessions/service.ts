@@ -141,10 +141,9 @@ export class SessionService {
     const { persisted, tempKeys } = persistedDelta(checked.stateDelta);
     const scoped = splitDelta(persisted);
     const contentText = checked.content === null || checked.content === undefined ? null : JSON.stringify(checked.content);
-    const deltaText = JSON.stringify(persisted);
-    // The limit counts the whole delta (temp: keys too); without temp: keys that is the persisted text.
-    const wholeDeltaText = tempKeys.length > 0 ? JSON.stringify(checked.stateDelta) : deltaText;
-    const bytes = Buffer.byteLength(contentText ?? "", "utf8") + Buffer.byteLength(wholeDeltaText, "utf8");
+    // The limit counts the whole delta (temp: keys too); without temp: keys it is also what is stored.
+    const deltaText = tempKeys.length > 0 ? JSON.stringify(persisted) : checked.stateDeltaText;
+    const bytes = Buffer.byteLength(contentText ?? "", "utf8") + Buffer.byteLength(checked.stateDeltaText, "utf8");
     if (bytes > this.eventLimitBytes) throw new EventTooLargeError(sessionId, eventId, bytes, this.eventLimitBytes);
     const params: unknown[] = [
       sessionId,

@@ -48,7 +48,7 @@ const APPEND_STATEMENTS = new Map<string, string>();
  * $6 content (json text or null), $7 persisted delta (json text), $8 temp key names (json text or
  * null), $9 timestamp (or null: now), $10/$11 the session scope's set keys (jsonb text) and deleted
  * keys (text[] literal); then, for each shared scope changed (app first), its set keys, deleted keys
- * and delta (json text, for the log). See appendParameters.
+ * and delta (json text, for the log). SessionService.append builds them.
  */
 export function appendEventSql(scopes: SharedScopes): string {
   const key = `${scopes.app}/${scopes.user}`;

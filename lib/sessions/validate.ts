@@ -95,6 +95,8 @@ export interface CheckedEvent {
   content: JsonValue;
   timestamp: string | undefined;
   stateDelta: StateDelta;
+  /** The delta's JSON text, written once: its size counts toward the event limit, and without temp: keys it is what is stored. */
+  stateDeltaText: string;
 }
 
 export function checkEvent(value: unknown): CheckedEvent {
@@ -111,6 +113,7 @@ export function schemaEvent(value: unknown): CheckedEvent {
     content: (event.content ?? null) as JsonValue,
     timestamp: event.timestamp,
     stateDelta: (event.actions?.stateDelta ?? {}) as StateDelta,
+    stateDeltaText: JSON.stringify(event.actions?.stateDelta ?? {}),
   };
 }
 
@@ -164,13 +167,14 @@ export function plainEvent(value: unknown): CheckedEvent | undefined {
   if (invocationId !== undefined && !isText(invocationId, 0, MAX_ID_LENGTH)) return undefined;
   if (content !== undefined && !isJson(content)) return undefined;
   let stateDelta: StateDelta = {};
+  let stateDeltaText = "{}";
   if (actions !== undefined) {
     if (!isPlainObject(actions)) return undefined;
     for (const key in actions) if (key !== "stateDelta") return undefined;
     if (actions.stateDelta !== undefined) {
-      const delta = plainDelta(actions.stateDelta);
-      if (!delta) return undefined;
-      stateDelta = delta;
+      const checked = plainDelta(actions.stateDelta);
+      if (!checked) return undefined;
+      ({ delta: stateDelta, text: stateDeltaText } = checked);
     }
   }
   let at: string | undefined;
@@ -178,11 +182,11 @@ export function plainEvent(value: unknown): CheckedEvent | undefined {
     at = plainTimestamp(timestamp);
     if (at === undefined) return undefined;
   }
-  return { id, author, invocationId: invocationId ?? "", content: (content ?? null) as JsonValue, timestamp: at, stateDelta };
+  return { id, author, invocationId: invocationId ?? "", content: (content ?? null) as JsonValue, timestamp: at, stateDelta, stateDeltaText };
 }
 
-/** A copy of the delta (as z.record gives one), or undefined. */
-function plainDelta(value: unknown): StateDelta | undefined {
+/** A copy of the delta (as z.record gives one) and its JSON text, or undefined. */
+function plainDelta(value: unknown): { delta: StateDelta; text: string } | undefined {
   if (!isPlainObject(value)) return undefined;
   const delta: StateDelta = {};
   for (const key of Object.keys(value)) {
@@ -191,7 +195,8 @@ function plainDelta(value: unknown): StateDelta | undefined {
     if (!isJson(item)) return undefined;
     delta[key] = item as JsonValue;
   }
-  return NUL_ESCAPE.test(JSON.stringify(delta)) ? undefined : delta;
+  const text = JSON.stringify(delta);
+  return NUL_ESCAPE.test(text) ? undefined : { delta, text };
 }
 
 function plainTimestamp(value: unknown): string | undefined {

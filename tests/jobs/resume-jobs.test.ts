@@ -19,7 +19,7 @@ import { jobView } from "@/lib/jobs/view";
 import { resumeRoot } from "@/lib/recovery/actions";
 import { answer, approve } from "@/lib/recovery/decisions";
 import type { PostgresStore } from "@/lib/store/postgres-store";
-import { plannedAgent } from "../recovery/agents";
+import { delegatingParent } from "../recovery/agents";
 import { STORE_KINDS } from "../helpers/databases";
 
 const SQL_KINDS = STORE_KINDS.filter((kind) => kind.name !== "memory");
@@ -38,14 +38,7 @@ function treeAgents(store: PostgresStore) {
     needsApproval: ({ amount }) => amount > 100,
     execute: ({ amount }) => ({ refunded: amount }),
   });
-  const child = () => plannedAgent(store, [refund], [{ name: "refund", args: { orderId: "5", amount: 500 } }], { name: "child" });
-  const delegate = tool({
-    name: "delegate",
-    description: "Hand the refund to the child agent.",
-    input: z.object({}),
-    execute: async (_args, ctx) => ({ child: (await ctx.runAgent(child(), "Refund order 5.")).text }),
-  });
-  return { parent: () => plannedAgent(store, [delegate], [{ name: "delegate", args: {} }], { name: "parent" }) };
+  return { parent: delegatingParent(store, refund) };
 }
 
 describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {

@@ -1,10 +1,11 @@
 /** Small agents for the pause, recovery and saga tests: scripted models calling real tools. */
 import { Agent } from "@/lib/agent/agent";
-import type { AnyTool } from "@/lib/agent/tool";
+import { tool, type AnyTool } from "@/lib/agent/tool";
 import type { Journal } from "@/lib/journal/ports";
 import { scriptedModel, toolResults } from "@/lib/demo/scripted";
 import type { JournalBase } from "@/lib/journal/base";
 import type { PostgresStore } from "@/lib/store";
+import { z } from "zod";
 import type { StoreKind } from "../helpers/databases";
 
 export interface PlannedCall {
@@ -24,6 +25,21 @@ export function plannedAgent(store: Journal, tools: AnyTool[], calls: PlannedCal
     return { text: `done: ${results.join("; ")}` };
   });
   return new Agent({ name: options.name ?? "planned", model, store, tools, maxTurns: options.maxTurns });
+}
+
+/**
+ * A parent whose `delegate` tool runs a child agent that calls `refund` for order 5 at $500: a
+ * pause in the child (an approval) names the child's run and pauses the parent.
+ */
+export function delegatingParent(store: Journal, refund: AnyTool): () => Agent {
+  const child = () => plannedAgent(store, [refund], [{ name: "refund", args: { orderId: "5", amount: 500 } }], { name: "child" });
+  const delegate = tool({
+    name: "delegate",
+    description: "Hand the refund to the child agent.",
+    input: z.object({}),
+    execute: async (_args, ctx) => ({ child: (await ctx.runAgent(child(), "Refund order 5.")).text }),
+  });
+  return () => plannedAgent(store, [delegate], [{ name: "delegate", args: {} }], { name: "parent" });
 }
 
 /**

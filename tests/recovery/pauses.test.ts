@@ -17,7 +17,7 @@ import { recover } from "@/lib/recovery/recover";
 import { wakeDue } from "@/lib/recovery/wake";
 import { MemWaker, withWaker } from "@/lib/recovery/waker";
 import { STORE_KINDS } from "../helpers/databases";
-import { plannedAgent } from "./agents";
+import { delegatingParent, plannedAgent } from "./agents";
 
 type TestStore = Journal & JournalBase & { close(): Promise<void> };
 
@@ -183,14 +183,7 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
   });
 
   it("a pause inside a sub-agent pauses the parent; deciding on the parent resumes the whole tree", async () => {
-    const child = () => plannedAgent(store, [refund], [{ name: "refund", args: { orderId: "5", amount: 500 } }], { name: "child" });
-    const delegate = tool({
-      name: "delegate",
-      description: "Hand the refund to the child agent.",
-      input: z.object({}),
-      execute: async (_args, ctx) => ({ child: (await ctx.runAgent(child(), "Refund order 5.")).text }),
-    });
-    const parent = () => plannedAgent(store, [delegate], [{ name: "delegate", args: {} }], { name: "parent" });
+    const parent = delegatingParent(store, refund);
     await expect(parent().run("tree", "Refund order 5 through the child.")).rejects.toBeInstanceOf(PendingApproval);
     const summary = await store.run("tree");
     expect(summary?.pause).toMatchObject({ reason: "approval", runId: "tree.t0c0" });
