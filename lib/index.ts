@@ -12,7 +12,8 @@ export { DEFAULT_PAYLOAD_LIMIT_BYTES, type JournalOptions } from "./journal/base
 export { RUN_START, RUN_COMPLETE } from "./journal/names";
 export { canonicalJson, stableHash } from "./journal/canonical";
 
-export { Agent, MaxTurnsError, InputMismatchError, type AgentOptions, type RunOptions, type RunResult } from "./agent/agent";
+export { MaxTurnsError, InputMismatchError } from "./agent/errors";
+export { Agent, type AgentOptions, type RunOptions, type RunResult } from "./agent/agent";
 export { tool, describeTool, sleep, type Tool, type AnyTool, type ToolContext, type ToolSafety } from "./agent/tool";
 export { collect, drivesWholeTree, type Model, type ModelRequest, type ModelStreamPart, type ToolDescription } from "./agent/model";
 export * from "./agent/messages";
@@ -79,11 +80,12 @@ export { replayRun, REPLAY_SUFFIX, type ReplayRunOptions, type ReplayRunResult }
 export { diffRuns, regressionReport, type RegressionReport, type Scorer } from "./regression/diff-runs";
 export { checkReplay, type CheckResult } from "./regression/check";
 export { RECORDED_MODEL, replayModelNames, resolveReplayModel } from "./regression/models";
-export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./regression/config";
-export { NoRecordedInputError, NoMemoryContextError, ReplayToolsError, ReplayTargetExistsError, ReplayFailedError, RunNotCompleteError } from "./regression/errors";
-export type { StripDisclosure } from "./regression/memory-context";
-export { recallMemory, rankMemories, RECALLED_HEADING, type RecallMemoryOptions } from "./regression/memory";
-export { memoryBankFor, memoryId, MemMemoryBank, SqlMemoryBank, type MemoryBank, type StoredMemory } from "./regression/memories";
+export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./config/config";
+export { NoMemoryContextError } from "./memory/errors";
+export { NoRecordedInputError, ReplayToolsError, ReplayTargetExistsError, ReplayFailedError, RunNotCompleteError } from "./regression/errors";
+export type { StripDisclosure } from "./memory/replay-plan";
+export { recallMemory, rankMemories, RECALLED_HEADING, type RecallMemoryOptions } from "./memory/recall";
+export { memoryBankFor, memoryId, MemMemoryBank, SqlMemoryBank, type MemoryBank, type StoredMemory } from "./memory/banks";
 export { readMemoryContext, type AgentMemory, type MemoryComposition, type MemoryContextPayload, type MemoryRequest, type RecalledMemory } from "./agent/memory";
 export { diffRecords, type RunDiff, type DiffEntry, type DiffDetail, type DiffStatus, type DiffSummary, type DiffOptions } from "./inspect/diff";
 export { decisionPoints, type DecisionPoint, type ModelDecision, type ToolDecision, type ToolCallSignature, type ToolStatus } from "./inspect/decisions";

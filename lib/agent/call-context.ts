@@ -5,10 +5,9 @@
  * `<point>:passed` marker first, so a crash after it is an unknown outcome (see resume-rules.ts).
  */
 import { assertUserStepName, answerName, passedName } from "../journal/names";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import type { JournalRecord, RecordKind } from "../journal/types";
 import { BadInputError } from "../journal/errors";
-import type { Waker } from "../recovery/waker";
 import type { RunResult } from "./agent";
 import type { AgentEvent } from "./events";
 import type { Usage } from "./messages";

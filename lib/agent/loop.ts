@@ -10,12 +10,12 @@
  * - run:complete is written once, at the terminal answer.
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import { approvalName, attemptName, callName, memoryContextName, resultName, retryName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
-import type { Waker } from "../recovery/waker";
-import { InputMismatchError, MaxTurnsError, type Agent, type RunResult } from "./agent";
+import type { Agent, RunResult } from "./agent";
 import { callContext, type CallHost } from "./call-context";
+import { InputMismatchError, MaxTurnsError } from "./errors";
 import type { AgentEvent } from "./events";
 import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
 import { readMemoryContext, type MemoryContextPayload } from "./memory";

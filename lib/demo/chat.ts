@@ -2,8 +2,8 @@
 import { Agent } from "../agent/agent";
 import type { Model } from "../agent/model";
 import type { Journal } from "../journal/ports";
-import { memoryBankFor } from "../regression/memories";
-import { recallMemory } from "../regression/memory";
+import { memoryBankFor } from "../memory/banks";
+import { recallMemory } from "../memory/recall";
 import { CHAT_SYSTEM } from "./chat-script";
 import { demoModel } from "./models";
 

@@ -4,13 +4,12 @@
  * recover every unfinished run through the registry, and count what recovery did.
  */
 import type { Registry } from "../agent/registry";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
 import { rootRunOf } from "./decisions";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "./lease";
 import { driveRun, recover, type RecoveredRun, type RecoverResult, type RecoveryOutcome } from "./recover";
 import { registryResume } from "./resume";
-import type { Waker } from "./waker";
 
 export interface DriveOptions {
   ttlMs?: number;

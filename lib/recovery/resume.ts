@@ -7,10 +7,9 @@ import type { HeaderPayload } from "../agent/payloads";
 import type { Registry } from "../agent/registry";
 import type { RunResult } from "../agent/agent";
 import { RUN_START } from "../journal/names";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import { NoRecordedInputError } from "./errors";
 import type { Resume } from "./recover";
-import type { Waker } from "./waker";
 
 export interface RegistryResumeOptions {
   waker?: Waker;

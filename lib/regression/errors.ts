@@ -8,16 +8,6 @@ export class NoRecordedInputError extends BacktrackError {
   }
 }
 
-/** stripMemoryContext on a run without a usable :memctx record: nothing can be stripped honestly. */
-export class NoMemoryContextError extends BacktrackError {
-  constructor(
-    readonly runId: string,
-    readonly reason: string,
-  ) {
-    super("no_memory_context", `run "${runId}" has no usable :memctx provenance record (${reason}): a memory-off replay can only strip what was provably injected`);
-  }
-}
-
 /** The replay could not be driven with what is known: tools the source used are not available. */
 export class ReplayToolsError extends BacktrackError {
   constructor(

@@ -22,7 +22,7 @@ import { RUN_START } from "../journal/names";
 import type { Journal } from "../journal/ports";
 import type { PauseState } from "../journal/types";
 import { NoRecordedInputError, ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
-import { planMemory, type StripDisclosure } from "./memory-context";
+import { planMemory, type StripDisclosure } from "../memory/replay-plan";
 import { resolveReplayModel } from "./models";
 
 export interface ReplayRunOptions {
@@ -35,7 +35,7 @@ export interface ReplayRunOptions {
   tools?: AnyTool[] | Record<string, AnyTool>;
   /** A new system text; by default the source's recorded one. */
   system?: string;
-  /** Keep only the turn's own incoming messages (see memory-context.ts). */
+  /** Keep only the turn's own incoming messages (see lib/memory/replay-plan.ts). */
   stripMemoryContext?: boolean;
   /** The replay's id; by default `<runId>~replay-<n>`, the first free n. */
   newRunId?: string;

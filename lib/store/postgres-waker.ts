@@ -4,7 +4,7 @@
  * timers_wake_idx. The clock that decides "due" is this process's (as the sleep's own check is);
  * pass `now` to use another.
  */
-import type { Wake, Waker } from "../recovery/waker";
+import type { Wake, Waker } from "../journal/ports";
 import { iso } from "./postgres-store";
 import type { SqlClient } from "./sql-client";
 

@@ -3,7 +3,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent, InputMismatchError, MaxTurnsError } from "@/lib/agent/agent";
+import { Agent } from "@/lib/agent/agent";
+import { InputMismatchError, MaxTurnsError } from "@/lib/agent/errors";
 import type { AgentEvent } from "@/lib/agent/events";
 import { isPause, PendingApproval, ResumeHalt } from "@/lib/agent/pauses";
 import type { ToolResultPayload } from "@/lib/agent/payloads";

@@ -11,7 +11,7 @@
  */
 import type { AgentMemory, MemoryComposition, MemoryRequest, RecalledMemory } from "../agent/memory";
 import type { Message, UserMessage } from "../agent/messages";
-import type { MemoryBank, StoredMemory } from "./memories";
+import type { MemoryBank, StoredMemory } from "./banks";
 
 export interface RecallMemoryOptions {
   bank: MemoryBank;
