@@ -88,5 +88,5 @@ export { recallMemory, rankMemories, RECALLED_HEADING, type RecallMemoryOptions 
 export { memoryBankFor, memoryId, MemMemoryBank, SqlMemoryBank, type MemoryBank, type StoredMemory } from "./memory/banks";
 export { readMemoryContext, type AgentMemory, type MemoryComposition, type MemoryContextPayload, type MemoryRequest, type RecalledMemory } from "./agent/memory";
 export { diffRecords, type RunDiff, type DiffEntry, type DiffDetail, type DiffStatus, type DiffSummary, type DiffOptions } from "./inspect/diff";
-export { decisionPoints, type DecisionPoint, type ModelDecision, type ToolDecision, type ToolCallSignature, type ToolStatus } from "./inspect/decisions";
+export { decisionPoints, type DecisionPoint, type ModelDecision, type ToolDecision, type ToolCallSignature, type ToolStatus } from "./inspect/decision-points";
 export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";

@@ -7,7 +7,7 @@
  */
 import { diffWords } from "diff";
 import { create, type Delta } from "jsondiffpatch";
-import type { DecisionKind } from "./decisions";
+import type { DecisionKind } from "./decision-points";
 import type { DiffDetail } from "./compare";
 import type { DiffEntry, DiffStatus, DiffSummary, RunDiff } from "./diff";
 

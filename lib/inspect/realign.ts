@@ -16,7 +16,7 @@
  * realigned (no positional tail is built), and the default (positional) path never runs any of this. jsondiffpatch's LCS is a quadratic table and not public API, hence
  * this small implementation.
  */
-import { callArgs, callName, nextCall, type ContentPart, type Point } from "./decisions";
+import { callArgs, callName, nextCall, type ContentPart, type Point } from "./decision-points";
 import { ComparedEntry, compareAt, onlyIn, samePoint, type DiffEntry } from "./compare";
 import { canonicalHash, mixHash } from "./equal";
 

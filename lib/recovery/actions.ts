@@ -6,7 +6,7 @@
 import type { Registry } from "../agent/registry";
 import type { Journal, Waker } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
-import { rootRunOf } from "./decisions";
+import { rootRunOf } from "./pause-decisions";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "./lease";
 import { driveRun, recover, type RecoveredRun, type RecoverResult, type RecoveryOutcome } from "./recover";
 import { registryResume } from "./resume";

@@ -4,6 +4,6 @@ export { lease, defaultHolder, DEFAULT_LEASE_TTL_MS, type LeaseOptions } from ".
 export { wakeDue, type WakeOptions } from "./wake";
 export { MemWaker, withWaker, type MemWakerOptions } from "./waker";
 export type { Waker, Wake } from "../journal/ports";
-export { approve, answer, resolveHalt, rootRunOf, type ApprovalDecision, type Decided, type Resolution } from "./decisions";
+export { approve, answer, resolveHalt, rootRunOf, type ApprovalDecision, type Decided, type Resolution } from "./pause-decisions";
 export { registryResume, type RegistryResumeOptions } from "./resume";
 export { LeaseHeldError, LeaseLostError, RecoveryError, NotWaitingError, NoRecordedInputError, type RunFailure } from "./errors";

@@ -10,7 +10,7 @@ import { stableHash } from "@/lib/journal/canonical";
 import { isBacktrackError } from "@/lib/journal/errors";
 import type { Journal } from "@/lib/journal/ports";
 import { scriptedModel, type ScriptedReply } from "@/lib/demo/scripted";
-import { decisionPoints } from "@/lib/inspect/decisions";
+import { decisionPoints } from "@/lib/inspect/decision-points";
 import { diffRecords } from "@/lib/inspect/diff";
 import { shortestEdit } from "@/lib/inspect/realign";
 import { diffRuns, regressionReport } from "@/lib/regression/diff-runs";

@@ -11,7 +11,7 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { recoveryCounts, recoverySentence, recoverWithRegistry, resumeRoot } from "../../recovery/actions";
-import { answer, approve, resolveHalt, type Resolution } from "../../recovery/decisions";
+import { answer, approve, resolveHalt, type Resolution } from "../../recovery/pause-decisions";
 import { loadRegistry } from "../../config/file";
 import { demoRegistry } from "../../demo/registry";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "../../recovery/lease";

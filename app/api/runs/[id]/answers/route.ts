@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { errorResponse, json, parseBody } from "@/app/_server/http";
 import { decideThenResume } from "@/app/_server/resume";
-import { answer } from "@/lib/recovery/decisions";
+import { answer } from "@/lib/recovery/pause-decisions";
 
 export const dynamic = "force-dynamic";
 
