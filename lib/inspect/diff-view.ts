@@ -111,10 +111,6 @@ function modelLabel(text: string | undefined, calls: ReadonlyArray<{ toolName: s
 }
 
 /** A row's one-line title: A's side, or B's when only B has a point; both when their kinds differ. */
-export function entryLabel(entry: DiffEntry): string {
-  return labelOf(entry, entry.glance?.() ?? entry.detail);
-}
-
 function labelOf(entry: DiffEntry, detail: DiffDetail): string {
   const side = (which: "A" | "B"): string | undefined => {
     const kind = which === "A" ? detail.kindA : detail.kindB;

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { BacktrackError } from "../journal/errors";
+import { iso } from "../store/rows";
 import type { SqlClient } from "../store/sql-client";
 
 export type JobStatus = "queued" | "running" | "done" | "failed" | "interrupted";
@@ -59,7 +60,6 @@ interface JobRow {
   finished_at: Date | string | null;
 }
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const parsed = (value: unknown) => (typeof value === "string" ? (JSON.parse(value) as unknown) : value);
 
 function toJob(row: JobRow): Job {
@@ -70,7 +70,7 @@ function toJob(row: JobRow): Job {
     input: parsed(row.input),
     output: parsed(row.output) ?? null,
     error: row.error,
-    createdAt: iso(row.created_at) ?? "",
+    createdAt: iso(row.created_at),
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
   };

@@ -4,14 +4,14 @@
  * names the line and what is wrong, and imports nothing.
  */
 import { z } from "zod";
-import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload } from "./base";
+import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload, MAX_ID_LENGTH, MAX_NAME_LENGTH } from "./base";
 import { InvalidRecordError } from "./errors";
 import type { JournalRecord, RecordKind } from "./types";
 
 const recordLine = z.object({
-  runId: z.string().min(1).max(256),
+  runId: z.string().min(1).max(MAX_ID_LENGTH),
   seq: z.number().int().min(0),
-  name: z.string().min(1).max(512),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
   // Unknown kinds are kept (shown as unknown), but a kind must look like one.
   kind: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, "a kind is a lower-case identifier"),
   payload: z.unknown(),

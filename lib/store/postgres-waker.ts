@@ -5,7 +5,7 @@
  * pass `now` to use another.
  */
 import type { Wake, Waker } from "../journal/ports";
-import { iso } from "./postgres-store";
+import { iso } from "./rows";
 import type { SqlClient } from "./sql-client";
 
 const REGISTER_SQL = `
