@@ -20,3 +20,21 @@ export class InputMismatchError extends BacktrackError {
     super("input_mismatch", `run "${runId}" was started with a different input; resume it without an input or use a new run id`);
   }
 }
+
+/**
+ * The run has no usable run:start record, so its input and agent are unknown: recovery cannot
+ * resume it (`use: "resume"`) and replayRun cannot run it again (`use: "replay"`).
+ */
+export class NoRecordedInputError extends BacktrackError {
+  constructor(
+    readonly runId: string,
+    readonly use: "resume" | "replay",
+  ) {
+    super(
+      "no_recorded_input",
+      use === "resume"
+        ? `run "${runId}" has no run:start record: its input and agent are unknown, so it cannot be resumed`
+        : `run "${runId}" has no recorded input (run:start): it cannot be replayed`,
+    );
+  }
+}

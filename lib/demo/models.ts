@@ -5,7 +5,7 @@
  */
 import type { ModelRequest } from "../agent/model";
 import { chatScript } from "./chat-script";
-import { scriptedModel, toolResults, userText, type ScriptedOptions, type ScriptedReply } from "./scripted";
+import { scriptedModel, toolResults, userText, type ScriptedOptions, type ScriptedReply } from "../agent/scripted";
 
 export type DemoVersion = "v1" | "v2";
 

@@ -9,7 +9,7 @@ import type { Model } from "../agent/model";
 import { tool, sleep, type ToolContext } from "../agent/tool";
 import type { Journal } from "../journal/ports";
 import { addDemoScript, demoModel, type DemoScript } from "./models";
-import { toolResults, userText } from "./scripted";
+import { toolResults, userText } from "../agent/scripted";
 import type { ModelRequest } from "../agent/model";
 
 /** Refunds above this many dollars need a human's approval. */

@@ -1,13 +1,6 @@
 /** The regression area's typed errors (each a BacktrackError: stable code, typed fields, cause). */
 import { BacktrackError } from "../journal/errors";
 
-/** The source run has no usable run:start record: there is no frozen input to run again. */
-export class NoRecordedInputError extends BacktrackError {
-  constructor(readonly runId: string) {
-    super("no_recorded_input", `run "${runId}" has no recorded input (run:start): it cannot be replayed`);
-  }
-}
-
 /** The replay could not be driven with what is known: tools the source used are not available. */
 export class ReplayToolsError extends BacktrackError {
   constructor(

@@ -21,7 +21,8 @@ import { BadInputError, RunNotFoundError } from "../journal/errors";
 import { RUN_START } from "../journal/names";
 import type { Journal } from "../journal/ports";
 import type { PauseState } from "../journal/types";
-import { NoRecordedInputError, ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
+import { NoRecordedInputError } from "../agent/errors";
+import { ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
 import { planMemory, type StripDisclosure } from "../memory/replay-plan";
 import { resolveReplayModel } from "./models";
 
@@ -68,7 +69,7 @@ export async function readHeader(journal: Journal, runId: string): Promise<Heade
   const header = record?.kind === "header" ? (record.payload as Partial<HeaderPayload> | null) : undefined;
   const input = header?.input;
   const validInput = typeof input === "string" || (Array.isArray(input) && input.length > 0);
-  if (!header || !validInput || typeof header.agent !== "string") throw new NoRecordedInputError(runId);
+  if (!header || !validInput || typeof header.agent !== "string") throw new NoRecordedInputError(runId, "replay");
   return { ...header, tools: Array.isArray(header.tools) ? header.tools : [] } as HeaderPayload;
 }
 

@@ -10,7 +10,7 @@ import { isPause, PendingApproval, ResumeHalt } from "@/lib/agent/pauses";
 import type { ToolResultPayload } from "@/lib/agent/payloads";
 import { tool } from "@/lib/agent/tool";
 import { billingAgent, plannerAgent } from "@/lib/demo/agents";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import type { Journal } from "@/lib/journal/ports";
 import { STORE_KINDS } from "../helpers/databases";
 

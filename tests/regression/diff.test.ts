@@ -9,7 +9,7 @@ import { tool } from "@/lib/agent/tool";
 import { stableHash } from "@/lib/journal/canonical";
 import { isBacktrackError } from "@/lib/journal/errors";
 import type { Journal } from "@/lib/journal/ports";
-import { scriptedModel, type ScriptedReply } from "@/lib/demo/scripted";
+import { scriptedModel, type ScriptedReply } from "@/lib/agent/scripted";
 import { decisionPoints } from "@/lib/inspect/decision-points";
 import { diffRecords } from "@/lib/inspect/diff";
 import { shortestEdit } from "@/lib/inspect/realign";

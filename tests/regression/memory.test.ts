@@ -13,7 +13,7 @@ import { CHAT_SCOPE, CHAT_WORKING_MEMORY } from "@/lib/demo/chat";
 import { CHAT_SYSTEM } from "@/lib/demo/chat-script";
 import { demoModel } from "@/lib/demo/models";
 import { demoRegistry } from "@/lib/demo/registry";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import { isBacktrackError } from "@/lib/journal/errors";
 import type { Journal } from "@/lib/journal/ports";
 import { diffRuns } from "@/lib/regression/diff-runs";
