@@ -36,7 +36,7 @@ export interface CallHost {
   now(): number;
 }
 
-export interface CallIdentity {
+interface CallIdentity {
   /** The call's name prefix: turn:<t>:call:<i> (or a saga compensation's). */
   name: string;
   toolCallId: string;

@@ -26,7 +26,7 @@ import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
 import { describeTool, type AnyTool } from "./tool";
 
-export interface DriveOptions {
+interface DriveOptions {
   model?: Model;
   journal?: Journal;
   replayOf?: string;

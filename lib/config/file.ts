@@ -12,7 +12,7 @@ import type { Registry } from "../agent/registry";
 import { ConfigError } from "../journal/errors";
 import { applyConfig } from "./config";
 
-export const CONFIG_NAMES = ["backtrack.config.ts", "backtrack.config.mts", "backtrack.config.mjs", "backtrack.config.js"];
+const CONFIG_NAMES = ["backtrack.config.ts", "backtrack.config.mts", "backtrack.config.mjs", "backtrack.config.js"];
 
 /** The config file: `explicit`, else BACKTRACK_CONFIG, else the first of CONFIG_NAMES in `cwd`; undefined when none. */
 export function findConfig(explicit?: string, cwd = process.cwd()): string | undefined {

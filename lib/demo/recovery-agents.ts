@@ -13,8 +13,7 @@ import { toolResults, userText } from "../agent/scripted";
 import type { ModelRequest } from "../agent/model";
 
 /** Refunds above this many dollars need a human's approval. */
-export const REFUND_APPROVAL_LIMIT = 100;
-export const FOLLOW_UP_DELAY_MS = 24 * 60 * 60 * 1000;
+const REFUND_APPROVAL_LIMIT = 100;
 
 const hasTool = (request: ModelRequest, name: string) => request.tools.some((candidate) => candidate.name === name);
 const lastResult = (request: ModelRequest) => toolResults(request.messages).at(-1);
@@ -70,7 +69,7 @@ export const issueRefund = tool({
   execute: ({ orderId, amount }) => ({ refunded: amount, orderId, refundId: `rf-${orderId}-${amount}` }),
 });
 
-export const followUp = tool({
+const followUp = tool({
   name: "followUp",
   description: "Wait, then send the customer a follow-up message.",
   input: z.object({ customer: z.string(), hours: z.number().positive() }),
@@ -80,7 +79,7 @@ export const followUp = tool({
   },
 });
 
-export const askUser = tool({
+const askUser = tool({
   name: "askUser",
   description: "Ask the user a question and wait for the answer.",
   input: z.object({ question: z.string() }),
@@ -92,11 +91,11 @@ export interface Bank {
   send(account: string, amount: number, ctx: ToolContext): Promise<{ transferId: string }>;
 }
 
-export const demoBank: Bank = {
+const demoBank: Bank = {
   send: async (account, amount) => ({ transferId: `tr-${account}-${amount}` }),
 };
 
-export function sendPayout(bank: Bank) {
+function sendPayout(bank: Bank) {
   return tool({
     name: "sendPayout",
     description: "Send money to an account (not idempotent).",

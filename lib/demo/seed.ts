@@ -15,7 +15,7 @@ export interface DemoRun {
   write(store: Journal): Promise<unknown>;
 }
 
-export const DEMO_RUNS: DemoRun[] = [
+const DEMO_RUNS: DemoRun[] = [
   {
     runId: "order-123",
     about: "charge order 123: LLM → chargeCard → LLM",

@@ -125,7 +125,7 @@ function labelOf(entry: DiffEntry, detail: DiffDetail): string {
   return a ?? b ?? entry.kind;
 }
 
-export function diffRow(entry: DiffEntry): DiffRow {
+function diffRow(entry: DiffEntry): DiffRow {
   // A glance, not the detail: a row needs no arguments hashes, and the page makes a row of every entry.
   const detail = entry.glance?.() ?? entry.detail;
   const row: DiffRow = { index: entry.index, status: entry.status, kind: entry.kind, step: entry.step, label: labelOf(entry, detail) };
@@ -167,13 +167,13 @@ export function rowOfSeq(rows: readonly DiffRow[], side: "A" | "B", seq: number)
 export const STATUS_WORDS: Record<DiffStatus, string> = { same: "same", changed: "changed", missing: "missing in B", added: "added in B" };
 
 /** One piece of a word diff: text both sides share, or text only A (removed) or only B (added) has. */
-export interface WordPart {
+interface WordPart {
   text: string;
   change: "same" | "removed" | "added";
 }
 
 /** Past this many characters the word diff gives up (the panel then shows both texts whole). */
-export const WORD_DIFF_LIMIT = 20_000;
+const WORD_DIFF_LIMIT = 20_000;
 
 /** The word diff of A's text to B's, or undefined when either is too long to diff here. */
 export function wordDiff(a: string, b: string): WordPart[] | undefined {

@@ -50,7 +50,7 @@ export interface DiffOptions {
 }
 
 /** Positional comparison of two decision sequences. */
-export function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffEntry[] {
+function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffEntry[] {
   const steps: DiffEntry[] = new Array(Math.max(pointsA.length, pointsB.length));
   for (let index = 0; index < steps.length; index += 1) {
     const a = pointsA[index];

@@ -8,7 +8,7 @@ import type { Journal } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
 import { outlineEntry, type OutlineEntry } from "./outline";
 
-export interface OutlineCacheOptions {
+interface OutlineCacheOptions {
   /** Entries kept across all runs. */
   maxEntries?: number;
   /** Records read per query while catching up. */

@@ -137,7 +137,7 @@ export function shortestEdit(a: ArrayLike<number>, b: ArrayLike<number>, maxEdit
 }
 
 /** The first index where the two sequences' points are not the same (by position); null when there is none. */
-export function firstDivergence(pointsA: readonly Point[], pointsB: readonly Point[]): number | null {
+function firstDivergence(pointsA: readonly Point[], pointsB: readonly Point[]): number | null {
   const shorter = Math.min(pointsA.length, pointsB.length);
   for (let index = 0; index < shorter; index += 1) if (!samePoint(pointsA[index] as Point, pointsB[index] as Point)) return index;
   return pointsA.length === pointsB.length ? null : shorter;

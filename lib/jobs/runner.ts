@@ -30,7 +30,7 @@ export interface Job<Input = unknown, Output = unknown> {
 
 export type JobHandler = (input: unknown, context: { jobId: string; signal: AbortSignal }) => Promise<unknown>;
 
-export interface JobRunnerOptions {
+interface JobRunnerOptions {
   handlers: Record<string, JobHandler>;
   /** Jobs running at once (BACKTRACK_JOB_CONCURRENCY, default 2). */
   concurrency?: number;
@@ -40,9 +40,9 @@ export interface JobRunnerOptions {
   staleAfterMs?: number;
 }
 
-export const JOBS_CHANNEL = "backtrack_jobs";
+const JOBS_CHANNEL = "backtrack_jobs";
 
-export class JobTimeoutError extends BacktrackError {
+class JobTimeoutError extends BacktrackError {
   constructor(readonly jobId: string, readonly timeoutMs: number) {
     super("job_timeout", `job ${jobId} ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
   }

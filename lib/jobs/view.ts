@@ -38,7 +38,7 @@ function doneSentence(job: Job): string | undefined {
   return undefined;
 }
 
-export function jobSentence(job: Job): string | undefined {
+function jobSentence(job: Job): string | undefined {
   if (job.status === "done") return doneSentence(job);
   if (job.status === "failed") return job.error ?? "failed";
   if (job.status !== "interrupted") return undefined;

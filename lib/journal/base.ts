@@ -41,7 +41,7 @@ export interface JournalOptions {
 }
 
 /** Run ids and names are text keys: non-empty, bounded, and free of NUL (PostgreSQL text cannot hold it). */
-export function validateKeys(runId: unknown, name: unknown): void {
+function validateKeys(runId: unknown, name: unknown): void {
   if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_ID_LENGTH || runId.includes("\u0000")) {
     throw new BadInputError(`a run id must be 1 to ${MAX_ID_LENGTH} characters without NUL`);
   }

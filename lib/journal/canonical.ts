@@ -68,7 +68,7 @@ function write(value: unknown): string | undefined {
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** The stable hash of a canonical JSON text (sha256, hex, 16 characters). */
-export function hashCanonical(text: string): string {
+function hashCanonical(text: string): string {
   return (oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex")).slice(0, 16);
 }
 

@@ -22,7 +22,7 @@ export function toJsonl(records: readonly JournalRecord[]): string {
   return records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : "");
 }
 
-export interface ParsedImport {
+interface ParsedImport {
   /** Records grouped by run, each run's records in seq order. */
   runs: Map<string, Array<{ runId: string; name: string; kind: RecordKind; payload: unknown }>>;
   count: number;

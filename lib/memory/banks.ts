@@ -20,7 +20,7 @@ export interface StoredMemory {
   createdAt: string;
 }
 
-export interface RememberOptions {
+interface RememberOptions {
   /** Defaults to a hash of scope and text: remembering the same thing twice keeps one memory. */
   id?: string;
 }

@@ -11,7 +11,7 @@ import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "./lease";
 import { driveRun, recover, type RecoveredRun, type RecoverResult, type RecoveryOutcome } from "./recover";
 import { registryResume } from "./resume";
 
-export interface DriveOptions {
+interface DriveOptions {
   ttlMs?: number;
   holder?: string;
   /** Where sleeps register their wake-up (PostgresWaker on a database). */
@@ -55,7 +55,7 @@ export function resumeSentence({ root, resumed }: Pick<Resumed, "root" | "resume
   }
 }
 
-export const RECOVERY_OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
+const RECOVERY_OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
 
 export type RecoveryCounts = Record<RecoveryOutcome, number>;
 

@@ -58,12 +58,12 @@ export interface ReplayRunResult {
   memoryStripped?: StripDisclosure;
 }
 
-export const REPLAY_SUFFIX = "~replay-";
+const REPLAY_SUFFIX = "~replay-";
 const MAX_SLOTS = 10_000;
 /** Where this process starts looking for a free slot, per journal and source: a hint, the journal decides. */
 const nextSlots = new WeakMap<Journal, Map<string, number>>();
 
-export async function readHeader(journal: Journal, runId: string): Promise<HeaderPayload> {
+async function readHeader(journal: Journal, runId: string): Promise<HeaderPayload> {
   if (!(await journal.run(runId))) throw new RunNotFoundError(runId);
   const record = await journal.record(runId, RUN_START);
   const header = record?.kind === "header" ? (record.payload as Partial<HeaderPayload> | null) : undefined;

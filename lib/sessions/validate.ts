@@ -8,7 +8,7 @@ import { BadInputError } from "../journal/errors";
 import { scopeOf } from "./state";
 import type { JsonValue, State, StateDelta } from "./types";
 
-export const MAX_KEY_LENGTH = 512;
+const MAX_KEY_LENGTH = 512;
 
 const noNul = (text: string) => !text.includes("\u0000");
 
