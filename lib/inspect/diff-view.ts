@@ -3,7 +3,8 @@
  * other view agree: one compact row per entry for the virtualised list, a word diff of model text
  * (the `diff` package), a structural diff of JSON values (jsondiffpatch's delta, flattened into
  * path-by-path changes that a view renders as text, never as HTML), and the Markdown summary the
- * "Copy as Markdown" button gives for a pull request.
+ * "Copy as Markdown" button gives for a pull request. Page-only: not exported from the package
+ * entry (app/ and components/ import it by path; .dependency-cruiser.cjs keeps it off the entries).
  */
 import { diffWords } from "diff";
 import { create, type Delta } from "jsondiffpatch";

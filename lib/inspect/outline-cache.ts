@@ -2,7 +2,8 @@
  * Outlines of runs kept in memory by a server process, so that opening a run, scrubbing it and
  * watching it grow read each record from the database once: a later request reads only the
  * records appended since (records never change once written, and seqs are dense).
- * The least recently used runs are dropped beyond `maxEntries` entries in all.
+ * The least recently used runs are dropped beyond `maxEntries` entries in all. Page-only: not
+ * exported from the package entry (the server imports it by path).
  */
 import type { Journal } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
