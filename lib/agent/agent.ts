@@ -8,9 +8,12 @@ import type { Journal, Waker } from "../journal/ports";
 import type { AgentEvent } from "./events";
 import { Drive } from "./loop";
 import type { AgentMemory } from "./memory";
-import type { AssistantMessage, RunInput, Usage } from "./messages";
+import type { AssistantMessage, RunInput } from "./messages";
 import type { Model } from "./model";
+import type { RunResult } from "./run-result";
 import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
+
+export type { RunResult } from "./run-result";
 
 export interface AgentOptions {
   /** Shown in run lists and recorded in run:start. */
@@ -37,18 +40,6 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told about every sleep the run reaches (see withWaker); its clock measures them. */
   waker?: Waker;
-}
-
-/** The telemetry envelope. `usage` and `turns` count the model calls this drive made (live, not
- * replayed from the journal: those were accounted for when they ran); usage includes sub-agents'. */
-export interface RunResult {
-  message: AssistantMessage;
-  text: string;
-  usage: Usage;
-  turns: number;
-  /** Wall-clock milliseconds of this drive. */
-  duration: number;
-  runId: string;
 }
 
 export class Agent implements AgentLike {

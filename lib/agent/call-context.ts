@@ -8,7 +8,7 @@ import { assertUserStepName, answerName, passedName } from "../journal/names";
 import type { Journal, Waker } from "../journal/ports";
 import type { JournalRecord, RecordKind } from "../journal/types";
 import { BadInputError } from "../journal/errors";
-import type { RunResult } from "./agent";
+import type { RunResult } from "./run-result";
 import type { AgentEvent } from "./events";
 import type { Usage } from "./messages";
 import { isTreeModel, type Model } from "./model";

@@ -13,18 +13,29 @@ import { canonicalJson, stableHash } from "../journal/canonical";
 import type { Journal, Waker } from "../journal/ports";
 import { approvalName, attemptName, callName, memoryContextName, resultName, retryName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
-import type { Agent, RunResult } from "./agent";
 import { callContext, type CallHost } from "./call-context";
 import { InputMismatchError, MaxTurnsError } from "./errors";
 import type { AgentEvent } from "./events";
 import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
-import { readMemoryContext, type MemoryContextPayload } from "./memory";
+import { readMemoryContext, type AgentMemory, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
 import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
+import type { RunResult } from "./run-result";
 import { describeTool, type AnyTool } from "./tool";
+
+/** What a drive reads of its agent; the Agent class has it (a structural type, so the loop does not import agent.ts). */
+interface DrivenAgent {
+  readonly name: string;
+  readonly model: Model;
+  readonly store: Journal;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly system: string | undefined;
+  readonly maxTurns: number;
+  readonly memory: AgentMemory | undefined;
+}
 
 interface DriveOptions {
   model?: Model;
@@ -52,7 +63,7 @@ export class Drive implements SagaHost {
   private saga = false;
 
   constructor(
-    private readonly agent: Agent,
+    private readonly agent: DrivenAgent,
     readonly runId: string,
     private readonly options: DriveOptions,
   ) {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Journal, Waker } from "../journal/ports";
 import type { ToolDescription } from "./model";
 import type { RunInput } from "./messages";
-import type { RunResult } from "./agent";
+import type { RunResult } from "./run-result";
 
 export interface ToolContext {
   runId: string;

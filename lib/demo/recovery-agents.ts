@@ -8,7 +8,8 @@ import { Agent } from "../agent/agent";
 import type { Model } from "../agent/model";
 import { tool, sleep, type ToolContext } from "../agent/tool";
 import type { Journal } from "../journal/ports";
-import { addDemoScript, demoModel, type DemoScript } from "./models";
+import { addDemoScript, demoModel } from "./models";
+import type { DemoScript } from "./types";
 import { toolResults, userText } from "../agent/scripted";
 import type { ModelRequest } from "../agent/model";
 

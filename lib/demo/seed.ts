@@ -8,12 +8,7 @@ import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agent
 import { writeDemoSessions } from "./ticket-booking";
 import { RECOVERY_RUNS } from "./recovery-runs";
 import { REGRESSION_RUNS } from "./regression-runs";
-
-export interface DemoRun {
-  runId: string;
-  about: string;
-  write(store: Journal): Promise<unknown>;
-}
+import type { DemoRun } from "./types";
 
 const DEMO_RUNS: DemoRun[] = [
   {
