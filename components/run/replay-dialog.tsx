@@ -36,7 +36,7 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
 
   const job = useQuery({
     queryKey: ["replay-job", started?.jobId],
-    queryFn: () => getJson<ReplayJob>(`/api/replays/${encodeURIComponent(started?.jobId ?? "")}`),
+    queryFn: () => getJson<ReplayJob>(`/api/jobs/${encodeURIComponent(started?.jobId ?? "")}`),
     enabled: started !== null,
     refetchInterval: (query) => (query.state.data && FINISHED_JOB.has(query.state.data.status) ? false : POLL_MS),
     staleTime: 0,
