@@ -173,6 +173,20 @@ describe("the edge outside the routes", () => {
   });
 });
 
+describe("a value the database refuses", () => {
+  it("is a 400 without the SQL, should one get past the edge's checks", async () => {
+    // As drizzle throws it: the failed query, its parameters, and the driver's error as the cause.
+    const refused = Object.assign(new Error('Failed query: select * from runs where run_id = $1\nparams: a\u0000b'), {
+      cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" }),
+    });
+    const response = errorResponse(refused);
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { code: "bad_input" } });
+    expect(text).not.toMatch(/select|params|byte sequence/i);
+  });
+});
+
 describe("a 500", () => {
   it("carries `internal` and a request id, never the message; the log has the error under that id", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
