@@ -7,7 +7,7 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { MAX_RUN_ID_LENGTH } from "@/lib/journal/base";
+import { MAX_ID_LENGTH } from "@/lib/journal/base";
 
 /** PostgreSQL's largest `integer`: a seq, an offset or a limit past it cannot be compared with one. */
 export const MAX_INTEGER = 2_147_483_647;
@@ -20,7 +20,7 @@ export function hasNul(text: string): boolean {
 export const idParam = z
   .string()
   .min(1, "must not be empty")
-  .max(MAX_RUN_ID_LENGTH, `must be at most ${MAX_RUN_ID_LENGTH} characters`)
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
   .refine((text) => !hasNul(text), "must not contain NUL");
 
 /** A whole number from a query string, from `min` to PostgreSQL's integer maximum. */
