@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionsEmpty } from "@/components/session-empty";
@@ -13,7 +14,10 @@ import { SessionService } from "@/lib/sessions";
 /** The list shows this many sessions, most recently updated first; the filters narrow it. */
 const SHOWN = 200;
 
-export const metadata: Metadata = { title: "Sessions · Backtrack" };
+export const metadata: Metadata = previewMetadata({
+  title: "Sessions · Backtrack",
+  description: "ADK-style sessions: append-only events whose state is rebuilt from the deltas they carry.",
+});
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
