@@ -14,6 +14,9 @@ test("replaying order-123 under demo/v2 from the run page lands on the diff, whi
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("A model from the registry").check();
   await dialog.getByLabel("Registry model").selectOption("demo/v2");
+  // The memory-off explanation sits behind its "?" (a <details>): closed, then opened by a click.
+  await expect(dialog.getByText("The system text is untouched")).toBeHidden();
+  await dialog.getByTitle("About stripping memory context").click();
   await expect(dialog.getByText("The system text is untouched")).toBeVisible();
   // The README's screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
   await dialog.screenshot({ path: testInfo.outputPath("replay.png") });
