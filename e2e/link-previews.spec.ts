@@ -52,8 +52,12 @@ test("a shared run link unfurls with its status and counts", async ({ request })
 });
 
 test("the recovery board, a session and the lists unfurl with their own text", async ({ request }) => {
+  // The demo's four waiting runs, each counted by what it waits for (in the board's run-id order).
+  const { runs: unfinished } = (await (await request.get("/api/recovery")).json()) as { runs: unknown[] };
   const recovery = await previewTags(request, "/recovery");
-  expect(recovery.get("og:description")).toMatch(/^\d+ unfinished runs: .*1 waiting for approval.*1 asleep/);
+  const description = recovery.get("og:description") ?? "";
+  expect(description.startsWith(`${unfinished.length} unfinished runs: `)).toBe(true);
+  for (const part of ["1 waiting for an answer", "1 asleep", "1 halted on an unknown outcome", "1 waiting for approval"]) expect(description).toContain(part);
   const session = await previewTags(request, "/sessions/ticket-booking");
   expect(session.get("og:description")).toMatch(/^Session ticket-booking of app \S+, user \S+: \d+ events, state .*cart/);
   const sessions = await previewTags(request, "/sessions");
