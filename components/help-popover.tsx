@@ -1,12 +1,13 @@
 /**
  * A "?" that opens a short explanation in place: a page says one line, and the why lives here.
  * Built on <details>/<summary>, so it opens with a click, Enter or Space without script, the
- * summary is announced as a button with its expanded state, and Escape closes it. Its body is flow
+ * summary is announced as a button with its expanded state; Escape or a click elsewhere closes it
+ * (an open body may cover the controls below it). Its body is flow
  * content: put it next to a paragraph, never inside one.
  */
 "use client";
 
-import { useId, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
 
 function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
   if (event.key !== "Escape" || !event.currentTarget.open) return;
@@ -17,10 +18,25 @@ function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
   event.currentTarget.querySelector("summary")?.focus();
 }
 
+/** Closes the popover on a pointer press outside it. */
+function useCloseOutside() {
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const close = (event: PointerEvent) => {
+      const element = details.current;
+      if (element?.open && event.target instanceof Node && !element.contains(event.target)) element.open = false;
+    };
+    document.addEventListener("pointerdown", close);
+    return () => document.removeEventListener("pointerdown", close);
+  }, []);
+  return details;
+}
+
 export function HelpPopover({ label, children }: { label: string; children: ReactNode }) {
   const body = useId();
+  const details = useCloseOutside();
   return (
-    <details className="help" onKeyDown={closeOnEscape}>
+    <details ref={details} className="help" onKeyDown={closeOnEscape}>
       <summary aria-label={label} aria-controls={body} title={label}>
         ?
       </summary>
