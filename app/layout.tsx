@@ -8,14 +8,16 @@ import { THEME_SCRIPT, ThemeSelect } from "@/components/theme";
 import { previewMetadata, SITE_DESCRIPTION } from "./_server/link-preview";
 import "./globals.css";
 
-/** Where the preview image's absolute URL points: BACKTRACK_PUBLIC_URL, else the host this request came to. */
+/**
+ * Where the preview image's absolute URL points: BACKTRACK_PUBLIC_URL (a server behind a proxy),
+ * else the Host this request came to, which the proxy has checked against the allowed hosts.
+ * Forwarded headers are not trusted: any client can set them.
+ */
 async function siteBase(): Promise<URL | null> {
   const configured = process.env.BACKTRACK_PUBLIC_URL;
-  const request = await headers();
-  const host = request.get("x-forwarded-host") ?? request.get("host");
-  const proto = request.get("x-forwarded-proto") === "https" ? "https" : "http";
+  const host = (await headers()).get("host");
   try {
-    return configured ? new URL(configured) : host ? new URL(`${proto}://${host}`) : null;
+    return configured ? new URL(configured) : host ? new URL(`http://${host}`) : null;
   } catch {
     return null;
   }
