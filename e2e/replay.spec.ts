@@ -22,7 +22,7 @@ test("replaying order-123 under demo/v2 from the run page lands on the diff, whi
   // A press elsewhere closes it again (an open body covers the buttons below it).
   await dialog.getByRole("heading", { name: "Replay order-123" }).click();
   await expect(dialog.getByText("The system text is untouched")).toBeHidden();
-  // The README's screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
+  // The docs' screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
   await dialog.screenshot({ path: testInfo.outputPath("replay.png") });
   if (process.env.BACKTRACK_UPDATE_SCREENSHOTS === "1") await dialog.screenshot({ path: "docs/replay.png" });
   await dialog.getByRole("button", { name: "Start replay" }).click();
