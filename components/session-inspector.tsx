@@ -13,6 +13,7 @@ import { historyTimeline, sessionStep, type SessionHistory } from "@/lib/session
 import type { SessionSummary } from "@/lib/sessions/types";
 import type { SessionView } from "@/lib/sessions/view";
 import { CopyButton } from "./copy-button";
+import { HelpLine } from "./help-popover";
 import { SecretKeysProvider } from "./payload-viewer";
 import { SessionEventDetail } from "./session-event";
 import { SessionEvents } from "./session-events";
@@ -70,13 +71,24 @@ export function SessionInspector({ session, secretKeys }: SessionInspectorProps)
         <li>updated {formatTime(session.updatedAt)}</li>
       </ul>
       <aside className="session-rule" aria-label="How session state is rebuilt">
-        <p>
-          <strong>State is rebuilt only from persisted deltas.</strong> After a restart, this session&apos;s state is whatever replaying the <code>stateDelta</code> of its stored events gives. A change written outside an event
-          (say <code>session.state.discount = &quot;VIP&quot;</code> on a fetched session) would never be stored, so a rebuild would silently lose it: Backtrack refuses
-          such a write (<code>ReadOnlyStateError</code>). Deltas hold absolute values, so a retried event changes nothing; an event id already stored is dropped.{" "}
-          <code>temp:</code> keys live on the live session only and are stripped before storing; <code>app:</code> and <code>user:</code> keys are shared with the
-          app&apos;s (or the user&apos;s) other sessions.
-        </p>
+        <HelpLine
+          label="Why state is rebuilt from deltas"
+          help={
+            <>
+              <p>
+                After a restart, this session&apos;s state is whatever replaying the <code>stateDelta</code> of its stored events gives. A change written outside an event (say{" "}
+                <code>session.state.discount = &quot;VIP&quot;</code> on a fetched session) would never be stored, so Backtrack refuses it (<code>ReadOnlyStateError</code>).
+              </p>
+              <p>Deltas hold absolute values, so a retried event changes nothing; an event id already stored is dropped.</p>
+              <p>
+                <code>temp:</code> keys live on the live session only and are stripped before storing; <code>app:</code> and <code>user:</code> keys are shared with the app&apos;s
+                (or the user&apos;s) other sessions.
+              </p>
+            </>
+          }
+        >
+          <strong>State is rebuilt only from persisted deltas.</strong>
+        </HelpLine>
       </aside>
       <TimelineControls
         last={last}

@@ -9,6 +9,7 @@ import { useMutation } from "@tanstack/react-query";
 import { formatTime } from "@/lib/inspect/view";
 import type { RebuildReport } from "@/lib/sessions/view";
 import { valueText } from "./session-value";
+import { HelpLine } from "./help-popover";
 
 async function check(id: string): Promise<RebuildReport> {
   const response = await fetch(`/api/sessions/${encodeURIComponent(id)}/rebuild`, { cache: "no-store" });
@@ -43,10 +44,13 @@ export function SessionRebuild({ id }: { id: string }) {
   return (
     <section className="panel rebuild" aria-labelledby="rebuild-heading" data-testid="rebuild">
       <h2 id="rebuild-heading">Rebuild check</h2>
-      <p className="notice">
-        Reads the session afresh on the server, replays its stored deltas in a new context, and compares the result with the state snapshots stored beside them. It
-        changes nothing.
-      </p>
+      <HelpLine
+        className="notice"
+        label="What the rebuild check does"
+        help={<p>The server reads the session afresh, replays its stored deltas in a new context, and compares the result with the state snapshots stored beside them. It changes nothing.</p>}
+      >
+        Replays the stored deltas and compares them with the stored snapshots.
+      </HelpLine>
       <div className="toolbar">
         <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>
           Rebuild check

@@ -1,4 +1,4 @@
-/** The HTTP API the inspector adds, against the built app (shapes documented in the README). */
+/** The HTTP API the inspector adds, against the built app (shapes documented in docs/http-api.md). */
 import { expect, test } from "@playwright/test";
 
 test("outline, state at a step and the decorated Mermaid chart of a run", async ({ request }) => {

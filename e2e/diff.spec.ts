@@ -57,7 +57,7 @@ test("order-123 against its demo/v2 replay: labelled rows, opened on the chargeC
   await page.keyboard.press("ArrowLeft");
   await expect(page).toHaveURL(/[?&]at=1(&|$)/);
 
-  // The README's screenshot (see sessions.spec.ts for why docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1).
+  // The docs' screenshot (see sessions.spec.ts for why docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1).
   await page.goto(PAIR);
   await expect(detail(page)).toHaveAttribute("data-loaded", "true");
   for (const chart of await page.getByTestId("flowchart").all()) await expect(chart).toHaveAttribute("data-drawing", "false");

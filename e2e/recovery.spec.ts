@@ -16,7 +16,7 @@ test("the board lists every unfinished demo run with why it waits and its lease"
   await expect(row(page, "payout-9")).toContainText("halted on an unknown outcome");
   await expect(row(page, "refund-900").getByRole("button", { name: "Approve" })).toBeVisible();
   await expect(row(page, "concierge-5").getByRole("textbox", { name: "Answer" })).toBeVisible();
-  // The README's screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1: the wake time differs on every run).
+  // The docs' screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1: the wake time differs on every run).
   await page.screenshot({ path: testInfo.outputPath("recovery.png"), fullPage: true });
   if (process.env.BACKTRACK_UPDATE_SCREENSHOTS === "1") await page.screenshot({ path: "docs/recovery.png", fullPage: true });
 });

@@ -14,8 +14,15 @@ test("replaying order-123 under demo/v2 from the run page lands on the diff, whi
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("A model from the registry").check();
   await dialog.getByLabel("Registry model").selectOption("demo/v2");
+  // The memory-off explanation sits behind its "?" (a <details>): closed, then opened by a click.
+  await expect(dialog.getByText("The system text is untouched")).toBeHidden();
+  const help = dialog.getByTitle("About stripping memory context");
+  await help.click();
   await expect(dialog.getByText("The system text is untouched")).toBeVisible();
-  // The README's screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
+  // A press elsewhere closes it again (an open body covers the buttons below it).
+  await dialog.getByRole("heading", { name: "Replay order-123" }).click();
+  await expect(dialog.getByText("The system text is untouched")).toBeHidden();
+  // The docs' screenshot (docs/ only with BACKTRACK_UPDATE_SCREENSHOTS=1, as sessions.spec.ts explains).
   await dialog.screenshot({ path: testInfo.outputPath("replay.png") });
   if (process.env.BACKTRACK_UPDATE_SCREENSHOTS === "1") await dialog.screenshot({ path: "docs/replay.png" });
   await dialog.getByRole("button", { name: "Start replay" }).click();

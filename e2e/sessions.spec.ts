@@ -147,7 +147,7 @@ test("the rebuild check: ticket-booking matches; a planted snapshot lists every 
   await expect(comparison.locator('tr[data-key="discount"]')).toContainText('"VIP"');
   await expect(comparison).not.toContainText("diverges");
 
-  // The README's screenshot: the last event, with the check done. Written to this test's output on
+  // The docs' screenshot: the last event, with the check done. Written to this test's output on
   // every run; BACKTRACK_UPDATE_SCREENSHOTS=1 also refreshes the committed docs/session.png (its
   // timestamps change on every run, so a plain test run leaves the working tree alone).
   await page.screenshot({ path: testInfo.outputPath("session.png"), fullPage: true });

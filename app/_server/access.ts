@@ -32,7 +32,8 @@ export type AccessDecision =
   | { allow: true }
   | { allow: false; status: 401 | 403; code: "unauthorized" | "cross_origin" | "read_only"; message: string; signIn?: string };
 
-const PUBLIC_PATHS = ["/sign-in", "/api/sign-in", "/api/health", "/favicon.ico"];
+// The icon and the link-preview card (public/) hold nothing of the journal: the sign-in page shows them too.
+const PUBLIC_PATHS = ["/sign-in", "/api/sign-in", "/api/health", "/favicon.ico", "/icon.svg", "/og.png"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function accessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {

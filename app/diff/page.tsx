@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { z } from "zod";
 import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
+import { previewMetadata, serverSecretTest } from "@/app/_server/link-preview";
 import { runOutline } from "@/app/_server/outlines";
 import { pageStore } from "@/app/_server/page-store";
 import { idParam } from "@/app/_server/url-input";
@@ -11,6 +12,7 @@ import { DiffView } from "@/components/diff/diff-view";
 import { DIFF_PAGE } from "@/components/page-sizes";
 import { plainEntry, type DiffEntry } from "@/lib/inspect/compare";
 import { diffHead, diffRows, initialRow, packRows } from "@/lib/inspect/diff-view";
+import { diffPreview } from "@/lib/inspect/link-preview";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
 
@@ -29,9 +31,19 @@ const pageQuery = z.object({
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/** A shared diff link unfurls with its first divergence, from the same (cached) RunDiff the page renders. */
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
-  const { a, b } = pageQuery.parse(await searchParams);
-  return { title: a && b ? `${a} → ${b} · Diff · Backtrack` : "Diff · Backtrack" };
+  const { a, b, realign } = pageQuery.parse(await searchParams);
+  if (!a || !b) return previewMetadata({ title: "Diff · Backtrack", description: "Compare two agent runs decision by decision, from their first divergence." });
+  const tabTitle = `${a} → ${b} · Diff · Backtrack`;
+  try {
+    const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
+    const head = diffHead(diff);
+    return previewMetadata(diffPreview(head, head.divergentAt === null ? undefined : diff.steps[head.divergentAt], serverSecretTest()), tabTitle);
+  } catch {
+    // An unknown run or an unreachable database: the page says which; the preview stays generic.
+    return previewMetadata({ title: `${a} vs ${b} · Backtrack diff`, description: `Compare ${a} with ${b}, decision by decision.` }, tabTitle);
+  }
 }
 
 export default async function DiffPage({ searchParams }: { searchParams: SearchParams }) {

@@ -1,12 +1,20 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { accessSettings } from "@/app/_server/access";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RecoveryBoard } from "@/components/recovery/recovery-board";
+import { recoveryPreview } from "@/lib/inspect/link-preview";
 import { recoveryBoard } from "@/lib/recovery/board";
 
-export const metadata: Metadata = { title: "Recovery · Backtrack" };
+/** A shared recovery link unfurls with how many runs wait, and for what. */
+export async function generateMetadata(): Promise<Metadata> {
+  const board = await pageStore()
+    .then(({ store }) => (store ? recoveryBoard(store) : undefined))
+    .catch(() => undefined);
+  return previewMetadata(board ? recoveryPreview(board) : { title: "Recovery · Backtrack", description: "Every unfinished run, what it waits for, and how to unblock it." });
+}
 
 export default async function RecoveryPage() {
   await connection();

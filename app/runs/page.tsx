@@ -1,4 +1,6 @@
+import type { Metadata } from "next";
 import { connection } from "next/server";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageFilters } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
@@ -6,6 +8,8 @@ import { RUNS_PAGE } from "@/components/page-sizes";
 import { RunsList } from "@/components/runs/runs-list";
 import { loadRunsParams } from "@/components/search-params";
 import { agentNames } from "@/lib/store/agents";
+
+export const metadata: Metadata = previewMetadata({ title: "Runs · Backtrack", description: "Every agent run in the journal: status, records, model turns and tokens." });
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
+import { HelpLine } from "@/components/help-popover";
 import { SessionsEmpty } from "@/components/session-empty";
 import { SessionFilters } from "@/components/session-filters";
 import { SessionTable } from "@/components/session-table";
@@ -13,7 +15,10 @@ import { SessionService } from "@/lib/sessions";
 /** The list shows this many sessions, most recently updated first; the filters narrow it. */
 const SHOWN = 200;
 
-export const metadata: Metadata = { title: "Sessions · Backtrack" };
+export const metadata: Metadata = previewMetadata({
+  title: "Sessions · Backtrack",
+  description: "ADK-style sessions: append-only events whose state is rebuilt from the deltas they carry.",
+});
 
 export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
@@ -37,9 +42,21 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1>Sessions</h1>
-      <p className="muted">
-        ADK-style sessions: an append-only list of events whose state is rebuilt from the state deltas they carry. Most recently updated first.
-      </p>
+      <HelpLine
+        className="muted"
+        label="About sessions"
+        help={
+          <>
+            <p>ADK-style sessions (Google Agent Development Kit semantics): each is an append-only list of events, and its state is whatever replaying their state deltas gives.</p>
+            <p>
+              Keys without a prefix belong to the session; <code>app:</code> and <code>user:</code> keys are shared; <code>temp:</code> keys are never stored. Filter by exact app
+              and user names.
+            </p>
+          </>
+        }
+      >
+        Append-only event lists, their state rebuilt from the deltas they carry. Most recently updated first.
+      </HelpLine>
       <SessionFilters />
       {sessions.length === 0 ? (
         filtered ? (

@@ -17,6 +17,7 @@ import { formatCount } from "@/lib/inspect/view";
 import type { DiffStatus } from "@/lib/inspect/diff";
 import type { RunSummary } from "@/lib/journal/types";
 import { CopyButton } from "../copy-button";
+import { HelpPopover } from "../help-popover";
 import { diffHref, runHref } from "../links";
 import { DIFF_PAGE } from "../page-sizes";
 import { SecretKeysProvider } from "../payload-viewer";
@@ -56,16 +57,18 @@ function AlignmentNote({ head, realign, onRealign, pending }: { head: DiffHead; 
       </label>{" "}
       {realigned ? (
         <span>
-          <strong>Realigned</strong> after row {head.divergentAt}: the rows after the first divergence are matched by a longest common subsequence of
-          the decisions ({formatCount(head.realign?.edits ?? 0)} insertions and deletions), and marked “realigned”.
+          <strong>Realigned</strong> after row {head.divergentAt} ({formatCount(head.realign?.edits ?? 0)} insertions and deletions).
         </span>
       ) : (
         <span>
-          <strong>Aligned by position</strong> after the first divergence (row {head.divergentAt}): if one run made an extra call, every row after it
-          is compared one place off and reads as changed. Trust the first divergence and what precedes it.
+          <strong>Aligned by position</strong> after the first divergence (row {head.divergentAt}).
           {realign && head.realign?.reason ? ` Realignment was not applied: ${head.realign.reason}.` : ""}
         </span>
-      )}
+      )}{" "}
+      <HelpPopover label="About alignment">
+        <p>By position, an extra call in one run shifts every row after it one place, and they read as changed: trust the first divergence and what precedes it.</p>
+        <p>Realign matches the rows after the first divergence by a longest common subsequence of the decisions, and marks each such row “realigned”.</p>
+      </HelpPopover>
       {pending ? <span className="notice"> Loading…</span> : null}
     </div>
   );

@@ -14,6 +14,7 @@ import { useState } from "react";
 import type { BoardEntry } from "@/lib/recovery/board";
 import { formatTime } from "@/lib/inspect/view";
 import { getJson } from "../api";
+import { HelpLine } from "../help-popover";
 import { runHref } from "../links";
 import { useLiveChanges } from "../use-live";
 import { AnswerForm, DecisionButtons, RecoverNow, ResolveForm, type ActionResult } from "./board-actions";
@@ -98,10 +99,18 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
   return (
     <>
       <h1>Recovery</h1>
-      <p className="muted">
-        Every unfinished run: waiting for an approval, an answer or a timer, halted on an unknown outcome, or cut off mid-drive. Recovery re-drives
-        them; a pause counts as recovered (the run waits again).
-      </p>
+      <HelpLine
+        className="muted"
+        label="About recovery"
+        help={
+          <>
+            <p>A run is unfinished when it waits for an approval, an answer or a timer, is halted on an unknown outcome, or was cut off mid-drive.</p>
+            <p>Recovery re-drives them; a pause counts as recovered (the run waits again). A decision is journaled before the board answers, then the run resumes in a background job.</p>
+          </>
+        }
+      >
+        Every unfinished run, what it waits for, and how to unblock it.
+      </HelpLine>
       {readOnly ? (
         <p className="notice">This inspector is read-only (BACKTRACK_READ_ONLY=1): approvals, answers and recovery are off.</p>
       ) : (

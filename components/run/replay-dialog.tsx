@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { FINISHED_JOB, getJson, postJson } from "../api";
+import { HelpPopover } from "../help-popover";
 
 interface ReplayJob {
   jobId: string;
@@ -131,10 +132,10 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
             <label className="choice">
               <input type="checkbox" checked={strip} onChange={(event) => setStrip(event.target.checked)} />
               Strip memory context
-            </label>
-            <p className="muted small">
-              Memory off: each turn keeps only its own incoming messages (needs the run&apos;s memory record). The system text is untouched: it is replayed as recorded.
-            </p>
+            </label>{" "}
+            <HelpPopover label="About stripping memory context">
+              <p>Memory off: each turn keeps only its own incoming messages (needs the run&apos;s memory record). The system text is untouched: it is replayed as recorded.</p>
+            </HelpPopover>
           </fieldset>
           <p role="status" className="notice">
             {progress}

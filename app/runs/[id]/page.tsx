@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { runOutline } from "@/app/_server/outlines";
 import { accessSettings } from "@/app/_server/access";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { replayModels } from "@/app/_server/registry";
@@ -10,15 +11,20 @@ import { DatabaseProblemView } from "@/components/database-problem";
 import { RunInspector } from "@/components/run/run-inspector";
 import { RECORD_PAGE } from "@/components/page-sizes";
 import { loadRunParams } from "@/components/search-params";
+import { runPreview } from "@/lib/inspect/link-preview";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { clampStep, summaryAt, timelineOf } from "@/lib/inspect/timeline";
 
 /** Runs up to this many records ship their outline with the page; larger ones fetch it after. */
 const INLINE_OUTLINE = 2_000;
 
+/** A shared run link unfurls with the run's status and counts (its summary row: one indexed read). */
 export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
-  const { id } = await params;
-  return { title: `${pageId(id)} · Backtrack` };
+  const runId = pageId((await params).id);
+  const run = await pageStore()
+    .then(({ store }) => store?.run(runId))
+    .catch(() => undefined);
+  return previewMetadata(run ? runPreview(run) : { title: `${runId} · Backtrack`, description: `The run ${runId} in Backtrack's inspector.` }, `${runId} · Backtrack`);
 }
 
 export default async function RunPage({ params, searchParams }: IdPageProps) {

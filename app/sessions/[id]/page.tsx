@@ -1,17 +1,23 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { previewMetadata } from "@/app/_server/link-preview";
 import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionInspector } from "@/components/session-inspector";
+import { sessionPreview } from "@/lib/inspect/link-preview";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
 import { SessionService, sessionView, type SessionView } from "@/lib/sessions";
 
+/** A shared session link unfurls with its app, user, event count and state keys (names only). */
 export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
-  const { id } = await params;
-  return { title: `${pageId(id)} · Sessions · Backtrack` };
+  const id = pageId((await params).id);
+  const session = await pageStore()
+    .then(({ store }) => (store ? new SessionService(store.client).get(id, { onMismatch: "report" }) : undefined))
+    .catch(() => undefined);
+  return previewMetadata(session ? sessionPreview(session) : { title: `${id} · Sessions · Backtrack`, description: `The session ${id} in Backtrack's inspector.` }, `${id} · Sessions · Backtrack`);
 }
 
 /** The inspector reads `?at=N` from the URL itself (nuqs) and clamps it to the session's events. */
