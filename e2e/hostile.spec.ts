@@ -1,8 +1,10 @@
 /** Hostile input against the built app (issue 12's hardening items), over real HTTP and in Chromium. */
 import { createHash } from "node:crypto";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { E2E_ALLOWED_HOST, E2E_TOKEN, HOSTS_PORT } from "../playwright.config";
+import { startCli } from "./cli";
 
 test.describe("items 4–7: redirect, hosts, headers, token", () => {
   const port = Number(process.env.E2E_PORT ?? 3100);
@@ -21,10 +23,18 @@ test.describe("items 4–7: redirect, hosts, headers, token", () => {
     body: string;
   }
 
+  interface RawRequest {
+    headers: Record<string, string>;
+    method?: string;
+    body?: string;
+    /** The address connected to (the Host header says what it is called). */
+    address?: string;
+  }
+
   /** A request with the Host header as given (a rebinding page's browser sends its own name). */
-  function raw(serverPort: number, path: string, headers: Record<string, string>, method = "GET", body?: string): Promise<RawResponse> {
+  function raw(serverPort: number, path: string, { headers, method = "GET", body, address = "127.0.0.1" }: RawRequest): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
-      const sent = httpRequest({ host: "127.0.0.1", port: serverPort, path, method, headers }, (response) => {
+      const sent = httpRequest({ host: address, port: serverPort, path, method, headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
@@ -74,17 +84,21 @@ test.describe("items 4–7: redirect, hosts, headers, token", () => {
     const asset = await staticAsset(request);
     const attacker = { host: `attacker.example:${port}` };
     for (const path of ["/runs", "/recovery", "/api/runs", "/api/health", "/sign-in", asset]) {
-      const response = await raw(port, path, attacker);
+      const response = await raw(port, path, { headers: attacker });
       expect(response.status, path).toBe(403);
       expect(JSON.parse(response.body), path).toMatchObject({ error: { code: "host_not_allowed" } });
     }
     // The replay a rebinding page started: Host and Origin both the attacker's.
-    const replay = await raw(port, "/api/runs/order-123/replays", { ...attacker, origin: `http://attacker.example:${port}`, "content-type": "application/json" }, "POST", JSON.stringify({ mode: "recorded" }));
+    const replay = await raw(port, "/api/runs/order-123/replays", {
+      headers: { ...attacker, origin: `http://attacker.example:${port}`, "content-type": "application/json" },
+      method: "POST",
+      body: JSON.stringify({ mode: "recorded" }),
+    });
     expect(replay.status).toBe(403);
     // The loopback names are answered, and so is a name listed in BACKTRACK_ALLOWED_HOSTS.
-    expect((await raw(port, "/api/health", { host: `localhost:${port}` })).status).toBe(200);
-    expect((await raw(HOSTS_PORT, "/api/runs", { host: `${E2E_ALLOWED_HOST}:${HOSTS_PORT}`, authorization: `Bearer ${E2E_TOKEN}` })).status).toBe(200);
-    expect((await raw(port, "/api/health", { host: `${E2E_ALLOWED_HOST}:${port}` })).status).toBe(403);
+    expect((await raw(port, "/api/health", { headers: { host: `localhost:${port}` } })).status).toBe(200);
+    expect((await raw(HOSTS_PORT, "/api/runs", { headers: { host: `${E2E_ALLOWED_HOST}:${HOSTS_PORT}`, authorization: `Bearer ${E2E_TOKEN}` } })).status).toBe(200);
+    expect((await raw(port, "/api/health", { headers: { host: `${E2E_ALLOWED_HOST}:${port}` } })).status).toBe(403);
   });
 
   test("item 5: in Chromium, a rebinding name is refused and an allowed one signs in on its own host", async ({ playwright, launchOptions }) => {
@@ -108,6 +122,20 @@ test.describe("items 4–7: redirect, hosts, headers, token", () => {
     }
   });
 
+  test("item 5: backtrack start --host hands the bound address to the server, which answers it", async () => {
+    // 127.0.0.2 is loopback on Linux but not a default name: only the bound host lets it in.
+    const cliPort = HOSTS_PORT + 1;
+    const { child, done } = startCli(["start", "--host", "127.0.0.2", "--port", String(cliPort)]);
+    try {
+      const answered = async () => (await raw(cliPort, "/api/health", { headers: { host: `127.0.0.2:${cliPort}` }, address: "127.0.0.2" }).catch(() => undefined))?.status;
+      await expect.poll(answered, { timeout: 60_000 }).toBe(200);
+      expect((await raw(cliPort, "/api/health", { headers: { host: `attacker.example:${cliPort}` }, address: "127.0.0.2" })).status).toBe(403);
+    } finally {
+      child.kill("SIGTERM");
+      await done;
+    }
+  });
+
   test("item 6: pages, API answers, 404s, static files and refusals carry the security headers", async ({ request }) => {
     const asset = await staticAsset(request);
     const answers: Array<[string, APIResponse]> = [
@@ -122,20 +150,28 @@ test.describe("items 4–7: redirect, hosts, headers, token", () => {
     ];
     expect(answers.map(([, response]) => response.status())).toEqual([200, 200, 404, 404, 200, 403, 307, 401]);
     for (const [what, response] of answers) expect(response.headers(), what).toMatchObject(SECURITY_HEADERS);
-    const refused = await raw(port, "/runs", { host: "attacker.example" });
+    const refused = await raw(port, "/runs", { headers: { host: "attacker.example" } });
     expect(refused.headers).toMatchObject(SECURITY_HEADERS);
   });
 
   test("item 6: a page framed by another site does not render in Chromium", async ({ page }) => {
-    await page.route("http://framer.example/", (route) =>
-      route.fulfill({ contentType: "text/html", body: `<iframe src="${open}/recovery" onload="document.title='framed'" width="800" height="600"></iframe>` }),
-    );
-    await page.goto("http://framer.example/");
-    await expect(page).toHaveTitle("framed");
-    const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
-    expect(frame?.url()).not.toBe(`${open}/recovery`);
-    await expect(page.frameLocator("iframe").getByRole("heading", { name: "Recovery" })).toHaveCount(0);
-    await expect(page.frameLocator("iframe").getByRole("button")).toHaveCount(0);
+    // The framing site on loopback too (another port, so another origin): Chromium keeps public
+    // pages from loading loopback frames at all, which would hide whether the headers work.
+    const framer = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end(`<iframe src="${open}/recovery" onload="document.title='framed'" width="800" height="600"></iframe>`);
+    });
+    await new Promise<void>((resolve) => framer.listen(0, "127.0.0.1", resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+      await expect(page).toHaveTitle("framed");
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      expect(frame?.url()).not.toBe(`${open}/recovery`);
+      await expect(page.frameLocator("iframe").getByRole("heading", { name: "Recovery" })).toHaveCount(0);
+      await expect(page.frameLocator("iframe").getByRole("button")).toHaveCount(0);
+    } finally {
+      framer.close();
+    }
   });
 
   test("item 7: ten wrong tokens a minute per client, then 429 with Retry-After, the right token too", async ({ request }) => {

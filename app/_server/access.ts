@@ -109,7 +109,8 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   }
   const isPublic = PUBLIC_PATHS.includes(facts.pathname) || facts.pathname.startsWith("/_next/");
   const mutating = !SAFE_METHODS.has(facts.method.toUpperCase());
-  if (mutating && !isSameOrigin(facts)) {
+  // Against the Host as its rule matched it (lower case), as browsers write Origin.
+  if (mutating && !isSameOrigin({ ...facts, host })) {
     return { allow: false, status: 403, code: "cross_origin", message: "this action is accepted only from the inspector's own pages" };
   }
   if (settings.token && !isPublic) {
