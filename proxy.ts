@@ -9,6 +9,7 @@ import { accessSettings, decide, SESSION_COOKIE } from "./app/_server/access";
 import { attemptLimiter, clientAddress } from "./app/_server/attempts";
 import { allowedHosts } from "./app/_server/hosts";
 import { withSecurityHeaders } from "./app/_server/security-headers";
+import { undecodablePath } from "./app/_server/url-input";
 
 export function proxy(request: NextRequest) {
   const decision = decide(
@@ -25,7 +26,12 @@ export function proxy(request: NextRequest) {
     },
     { ...accessSettings(), allowedHosts: allowedHosts(), limiter: attemptLimiter() },
   );
-  if (decision.allow) return NextResponse.next();
+  if (decision.allow) {
+    // Next.js answers a path it cannot decode with a bare 500: say what is wrong first (after the
+    // Host and the token are checked, so a stranger learns nothing here).
+    const undecodable = undecodablePath(request);
+    return undecodable ? withSecurityHeaders(undecodable) : NextResponse.next();
+  }
   if (decision.status === 401 && decision.signIn && decision.host && !request.nextUrl.pathname.startsWith("/api/")) {
     // On the host the browser used (request.url names the one the server listens as, localhost
     // for 127.0.0.1, and a cookie set there would not come back here), as the allowed-host rule

@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { accessSettings, safeNext, sessionValue, SESSION_COOKIE, tooManyAttempts } from "@/app/_server/access";
 import { attemptLimiter, clientAddress } from "@/app/_server/attempts";
 import { allowedHosts, matchHost } from "@/app/_server/hosts";
+import { route } from "@/app/_server/http";
 import { sameSecret } from "@/lib/store/same-secret";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ function ownOrigin(request: NextRequest): string {
  * The sign-in form posts here: a right token sets the session cookie; a wrong one goes back to the
  * form and counts against the client (attempts.ts), which is answered 429 past the limit.
  */
-export async function POST(request: NextRequest) {
+export const POST = route(async (request: NextRequest) => {
   const form = await request.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
   const next = safeNext(form?.get("next"), ownOrigin(request));
@@ -45,4 +46,4 @@ export async function POST(request: NextRequest) {
   const response = seeOther(next);
   response.cookies.set(SESSION_COOKIE, sessionValue(expected), { httpOnly: true, sameSite: "strict", path: "/" });
   return response;
-}
+});
