@@ -18,6 +18,9 @@ export const TOKEN_PORT = port + 3000;
 /** The restart test starts (and kills) its own server here. */
 export const RESTART_PORT = port + 4000;
 export const E2E_TOKEN = "e2e-secret-token";
+/** A token-protected server that also answers the Host `inspector.test` (BACKTRACK_ALLOWED_HOSTS): e2e/hostile.spec.ts. */
+export const HOSTS_PORT = port + 5000;
+export const E2E_ALLOWED_HOST = "inspector.test";
 
 /** A built server on `serverPort` over a fresh embedded database folder, with `env` added. */
 function ownServer(serverPort: number, env: Record<string, string>) {
@@ -75,5 +78,6 @@ export default defineConfig({
     },
     ownServer(READ_ONLY_PORT, { BACKTRACK_READ_ONLY: "1" }),
     ownServer(TOKEN_PORT, { BACKTRACK_TOKEN: E2E_TOKEN }),
+    ownServer(HOSTS_PORT, { BACKTRACK_TOKEN: E2E_TOKEN, BACKTRACK_ALLOWED_HOSTS: E2E_ALLOWED_HOST }),
   ],
 });

@@ -1,5 +1,209 @@
 /** Hostile input against the built app (issue 12's hardening items), over real HTTP and in Chromium. */
-import { expect, test, type APIResponse } from "@playwright/test";
+import { createHash } from "node:crypto";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { E2E_ALLOWED_HOST, E2E_TOKEN, HOSTS_PORT } from "../playwright.config";
+import { startCli } from "./cli";
+
+test.describe("items 4–7: redirect, hosts, headers, token", () => {
+  const port = Number(process.env.E2E_PORT ?? 3100);
+  const open = `http://127.0.0.1:${port}`;
+  const guarded = `http://127.0.0.1:${HOSTS_PORT}`;
+  const SECURITY_HEADERS = {
+    "content-security-policy": "frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+  };
+
+  interface RawResponse {
+    status: number;
+    headers: IncomingHttpHeaders;
+    body: string;
+  }
+
+  interface RawRequest {
+    headers: Record<string, string>;
+    method?: string;
+    body?: string;
+    /** The address connected to (the Host header says what it is called). */
+    address?: string;
+  }
+
+  /** A request with the Host header as given (a rebinding page's browser sends its own name). */
+  function raw(serverPort: number, path: string, { headers, method = "GET", body, address = "127.0.0.1" }: RawRequest): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest({ host: address, port: serverPort, path, method, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      });
+      sent.on("error", reject);
+      sent.end(body);
+    });
+  }
+
+  /** A script the built app serves under /_next/static (named in a page's HTML). */
+  async function staticAsset(request: APIRequestContext): Promise<string> {
+    const html = await (await request.get(`${open}/sign-in`)).text();
+    const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+    expect(asset, "a script under /_next/static").toBeTruthy();
+    return asset!;
+  }
+
+  function signIn(request: APIRequestContext, form: Record<string, string>, headers: Record<string, string> = {}): Promise<APIResponse> {
+    return request.post(`${guarded}/api/sign-in`, { form, headers, maxRedirects: 0 });
+  }
+
+  test("item 4: signing in with next=/%09/evil.example/phish stays on this site", async ({ page }) => {
+    let phished = false;
+    await page.route("http://evil.example/**", (route) => {
+      phished = true;
+      return route.fulfill({ contentType: "text/html", body: "<h1>phished</h1>" });
+    });
+    await page.goto(`${guarded}/sign-in?next=/%09/evil.example/phish`);
+    await page.getByLabel("Token").fill(E2E_TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${guarded}/runs`);
+    expect(phished).toBe(false);
+  });
+
+  test("item 4: a newline in next is answered with a redirect on this site, never a 500", async ({ request }) => {
+    expect((await request.get(`${guarded}/sign-in?next=/%0A/evil.example`)).status()).toBe(200);
+    const wrong = await signIn(request, { token: "not-the-token", next: "/runs\n/x" }, { "x-forwarded-for": "198.51.100.4" });
+    expect(wrong.status()).toBe(303);
+    const right = await signIn(request, { token: E2E_TOKEN, next: "/runs\n/x" });
+    expect(right.status()).toBe(303);
+    expect(right.headers().location).toBe("/runs/x");
+    const away = await signIn(request, { token: E2E_TOKEN, next: "/\n/evil.example/phish" });
+    expect(away.headers().location).toBe("/runs");
+  });
+
+  test("item 5: a Host that is not allowed gets 403 on pages, API, public paths and static files", async ({ request }) => {
+    const asset = await staticAsset(request);
+    const attacker = { host: `attacker.example:${port}` };
+    for (const path of ["/runs", "/recovery", "/api/runs", "/api/health", "/sign-in", asset]) {
+      const response = await raw(port, path, { headers: attacker });
+      expect(response.status, path).toBe(403);
+      expect(JSON.parse(response.body), path).toMatchObject({ error: { code: "host_not_allowed" } });
+    }
+    // The replay a rebinding page started: Host and Origin both the attacker's.
+    const replay = await raw(port, "/api/runs/order-123/replays", {
+      headers: { ...attacker, origin: `http://attacker.example:${port}`, "content-type": "application/json" },
+      method: "POST",
+      body: JSON.stringify({ mode: "recorded" }),
+    });
+    expect(replay.status).toBe(403);
+    // The loopback names are answered, and so is a name listed in BACKTRACK_ALLOWED_HOSTS.
+    expect((await raw(port, "/api/health", { headers: { host: `localhost:${port}` } })).status).toBe(200);
+    expect((await raw(HOSTS_PORT, "/api/runs", { headers: { host: `${E2E_ALLOWED_HOST}:${HOSTS_PORT}`, authorization: `Bearer ${E2E_TOKEN}` } })).status).toBe(200);
+    expect((await raw(port, "/api/health", { headers: { host: `${E2E_ALLOWED_HOST}:${port}` } })).status).toBe(403);
+  });
+
+  test("item 5: in Chromium, a rebinding name is refused and an allowed one signs in on its own host", async ({ playwright, launchOptions }) => {
+    const rules = `--host-resolver-rules=MAP attacker.example 127.0.0.1, MAP ${E2E_ALLOWED_HOST} 127.0.0.1`;
+    const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), rules] });
+    try {
+      const page = await browser.newPage();
+      const refused = await page.goto(`http://attacker.example:${port}/recovery`);
+      expect(refused?.status()).toBe(403);
+      await expect(page.getByRole("heading", { name: "Recovery" })).toHaveCount(0);
+
+      const allowed = `http://${E2E_ALLOWED_HOST}:${HOSTS_PORT}`;
+      await page.goto(`${allowed}/recovery`);
+      await expect(page).toHaveURL(`${allowed}/sign-in?next=%2Frecovery`);
+      await page.getByLabel("Token").fill(E2E_TOKEN);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(`${allowed}/recovery`);
+      await expect(page.getByRole("heading", { name: "Recovery", level: 1 })).toBeVisible();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("item 5: backtrack start --host hands the bound address to the server, which answers it", async () => {
+    // 127.0.0.2 is loopback on Linux but not a default name: only the bound host lets it in.
+    const cliPort = HOSTS_PORT + 1;
+    const { child, done } = startCli(["start", "--host", "127.0.0.2", "--port", String(cliPort)]);
+    try {
+      const answered = async () => (await raw(cliPort, "/api/health", { headers: { host: `127.0.0.2:${cliPort}` }, address: "127.0.0.2" }).catch(() => undefined))?.status;
+      await expect.poll(answered, { timeout: 60_000 }).toBe(200);
+      expect((await raw(cliPort, "/api/health", { headers: { host: `attacker.example:${cliPort}` }, address: "127.0.0.2" })).status).toBe(403);
+    } finally {
+      child.kill("SIGTERM");
+      await done;
+    }
+  });
+
+  test("item 6: pages, API answers, 404s, static files and refusals carry the security headers", async ({ request }) => {
+    const asset = await staticAsset(request);
+    const answers: Array<[string, APIResponse]> = [
+      ["page", await request.get(`${open}/runs`)],
+      ["API", await request.get(`${open}/api/runs`)],
+      ["missing page", await request.get(`${open}/no-such-page`)],
+      ["missing run", await request.get(`${open}/api/runs/no-such-run`)],
+      ["static file", await request.get(`${open}${asset}`)],
+      ["cross-origin refusal", await request.post(`${open}/api/recover`, { data: {}, headers: { origin: "http://evil.example" } })],
+      ["sign-in redirect", await request.get(`${guarded}/recovery`, { maxRedirects: 0 })],
+      ["unauthorized API", await request.get(`${guarded}/api/runs`)],
+    ];
+    expect(answers.map(([, response]) => response.status())).toEqual([200, 200, 404, 404, 200, 403, 307, 401]);
+    for (const [what, response] of answers) expect(response.headers(), what).toMatchObject(SECURITY_HEADERS);
+    const refused = await raw(port, "/runs", { headers: { host: "attacker.example" } });
+    expect(refused.headers).toMatchObject(SECURITY_HEADERS);
+  });
+
+  test("item 6: a page framed by another site does not render in Chromium", async ({ page }) => {
+    // The framing site on loopback too (another port, so another origin): Chromium keeps public
+    // pages from loading loopback frames at all, which would hide whether the headers work.
+    const framer = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end(`<iframe src="${open}/recovery" onload="document.title='framed'" width="800" height="600"></iframe>`);
+    });
+    await new Promise<void>((resolve) => framer.listen(0, "127.0.0.1", resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+      await expect(page).toHaveTitle("framed");
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      expect(frame?.url()).not.toBe(`${open}/recovery`);
+      await expect(page.frameLocator("iframe").getByRole("heading", { name: "Recovery" })).toHaveCount(0);
+      await expect(page.frameLocator("iframe").getByRole("button")).toHaveCount(0);
+    } finally {
+      framer.close();
+    }
+  });
+
+  test("item 7: ten wrong tokens a minute per client, then 429 with Retry-After, the right token too", async ({ request }) => {
+    const client = { "x-forwarded-for": "203.0.113.7" };
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const wrong = await signIn(request, { token: `wrong-${attempt}`, next: "/runs" }, client);
+      expect(wrong.status(), `attempt ${attempt}`).toBe(303);
+      expect(wrong.headers().location).toContain("error=1");
+    }
+    const limited = await signIn(request, { token: E2E_TOKEN, next: "/runs" }, client);
+    expect(limited.status()).toBe(429);
+    const wait = Number(limited.headers()["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("too_many_attempts");
+    const bearer = await request.get(`${guarded}/api/runs`, { headers: { ...client, authorization: `Bearer ${E2E_TOKEN}` } });
+    expect(bearer.status()).toBe(429);
+    expect(bearer.headers()["retry-after"]).toBeTruthy();
+    // Another client is not held back by this one.
+    expect((await request.get(`${guarded}/api/runs`, { headers: { "x-forwarded-for": "203.0.113.8", authorization: `Bearer ${E2E_TOKEN}` } })).status()).toBe(200);
+  });
+
+  test("item 7: the session cookie is an HMAC under the server's secret, not a hash of the token", async ({ request }) => {
+    const unsalted = createHash("sha256").update(`backtrack-session:${E2E_TOKEN}`).digest("hex");
+    expect((await request.get(`${guarded}/api/runs`, { headers: { cookie: `backtrack_session=${unsalted}` } })).status()).toBe(401);
+    const signedIn = await signIn(request, { token: E2E_TOKEN, next: "/runs" }, { "x-forwarded-for": "203.0.113.9" });
+    const cookie = /backtrack_session=([^;]+)/.exec(signedIn.headers()["set-cookie"] ?? "")?.[1];
+    expect(cookie).toBeTruthy();
+    expect(cookie).not.toBe(unsalted);
+    expect((await request.get(`${guarded}/api/runs`, { headers: { cookie: `backtrack_session=${cookie}` } })).status()).toBe(200);
+  });
+});
 
 test.describe("item 11: NUL, bad encoding, huge numbers", () => {
   /** 400 or 404 with a typed code, and nothing of the SQL, its parameters or the database's own words. */

@@ -7,14 +7,26 @@
  *   `Authorization: Bearer <token>`.
  * - Mutating calls (anything but GET/HEAD/OPTIONS) must come from this origin: a browser's
  *   cross-site POST is refused. BACKTRACK_READ_ONLY=1 refuses them all.
+ * - Every request, static files included, must name an allowed Host (hosts.ts): 403 otherwise.
+ * - Wrong Bearer tokens count against the client's attempts (attempts.ts): 429 past the limit.
+ * - Tokens and cookies are compared as fixed-length HMACs (lib/store/same-secret.ts).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { sameSecret } from "@/lib/store/same-secret";
+import type { AttemptLimiter } from "./attempts";
+import { LOOPBACK_HOSTS, matchHost, type AllowedHosts } from "./hosts";
+import { SESSION_COOKIE, sessionValue } from "./session";
 
-export const SESSION_COOKIE = "backtrack_session";
+export { SESSION_COOKIE, sessionValue };
 
 export interface AccessSettings {
   token?: string;
   readOnly: boolean;
+  /** The Host headers served (see hosts.ts); the loopback names when not given. */
+  allowedHosts?: AllowedHosts;
+  /** Counts wrong Bearer tokens (see attempts.ts); no limit when not given. */
+  limiter?: AttemptLimiter;
+  /** The session cookie's key (see session.ts); this process's secret when not given. */
+  secret?: Buffer;
 }
 
 export interface RequestFacts {
@@ -26,35 +38,26 @@ export interface RequestFacts {
   secFetchSite: string | null;
   authorization: string | null;
   sessionCookie: string | undefined;
+  /** The client's address, the attempt limiter's key. */
+  client?: string;
 }
 
-export type AccessDecision =
-  | { allow: true }
-  | { allow: false; status: 401 | 403; code: "unauthorized" | "cross_origin" | "read_only"; message: string; signIn?: string };
+export type AccessDenial =
+  | { allow: false; status: 403; code: "host_not_allowed" | "cross_origin" | "read_only"; message: string }
+  | { allow: false; status: 401; code: "unauthorized"; message: string; signIn?: string; host?: string }
+  | { allow: false; status: 429; code: "too_many_attempts"; message: string; retryAfter: number };
+
+export type AccessDecision = { allow: true } | AccessDenial;
 
 // The icon and the link-preview card (public/) hold nothing of the journal: the sign-in page shows them too.
 const PUBLIC_PATHS = ["/sign-in", "/api/sign-in", "/api/health", "/favicon.ico", "/icon.svg", "/og.png"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Where signing in leads when `next` is missing or not a page of this site. */
+export const DEFAULT_NEXT = "/runs";
 
 export function accessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {
   const token = env.BACKTRACK_TOKEN?.trim();
   return { token: token ? token : undefined, readOnly: env.BACKTRACK_READ_ONLY === "1" || env.BACKTRACK_READ_ONLY === "true" };
-}
-
-/** The cookie value proving a sign-in: a hash of the token, so the token itself is never stored in the browser. */
-export function sessionValue(token: string): string {
-  return createHash("sha256").update(`backtrack-session:${token}`).digest("hex");
-}
-
-function same(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-export function isSignedIn(facts: Pick<RequestFacts, "authorization" | "sessionCookie">, token: string): boolean {
-  if (facts.authorization?.startsWith("Bearer ") && same(facts.authorization.slice(7), token)) return true;
-  return facts.sessionCookie !== undefined && same(facts.sessionCookie, sessionValue(token));
 }
 
 /** Whether a request comes from a page of this very origin (or from no browser at all). */
@@ -70,21 +73,50 @@ export function isSameOrigin(facts: Pick<RequestFacts, "host" | "origin" | "secF
   return facts.secFetchSite === null || facts.secFetchSite === "same-origin" || facts.secFetchSite === "none";
 }
 
+export function tooManyAttempts(retryAfter: number): AccessDenial {
+  return { allow: false, status: 429, code: "too_many_attempts", message: `too many wrong tokens from this client: try again in ${retryAfter} s`, retryAfter };
+}
+
+/** The token check of a request that is not public: signed in, limited, or sent to sign in. */
+function checkToken(facts: RequestFacts, settings: AccessSettings & { token: string }, host: string): AccessDecision {
+  if (facts.sessionCookie !== undefined && sameSecret(facts.sessionCookie, sessionValue(settings.token, settings.secret))) return { allow: true };
+  const client = facts.client ?? "unknown";
+  const bearer = facts.authorization?.startsWith("Bearer ") ? facts.authorization.slice(7) : undefined;
+  if (bearer !== undefined) {
+    // Limited before comparing: a right token answered while limited would end the limit's use.
+    const wait = settings.limiter?.retryAfter(client) ?? 0;
+    if (wait > 0) return tooManyAttempts(wait);
+    if (sameSecret(bearer, settings.token)) {
+      settings.limiter?.succeed(client);
+      return { allow: true };
+    }
+    settings.limiter?.fail(client);
+  }
+  const next = `${facts.pathname}${facts.search ?? ""}`;
+  return {
+    allow: false,
+    status: 401,
+    code: "unauthorized",
+    message: "sign in first: this inspector is protected by BACKTRACK_TOKEN (send it as a Bearer token, or sign in at /sign-in)",
+    signIn: `/sign-in?next=${encodeURIComponent(next)}`,
+    host,
+  };
+}
+
 export function decide(facts: RequestFacts, settings: AccessSettings): AccessDecision {
+  const host = matchHost(facts.host, settings.allowedHosts ?? [...LOOPBACK_HOSTS]);
+  if (host === null) {
+    return { allow: false, status: 403, code: "host_not_allowed", message: "this Host is not one this inspector answers to: add it to BACKTRACK_ALLOWED_HOSTS" };
+  }
   const isPublic = PUBLIC_PATHS.includes(facts.pathname) || facts.pathname.startsWith("/_next/");
   const mutating = !SAFE_METHODS.has(facts.method.toUpperCase());
-  if (mutating && !isSameOrigin(facts)) {
+  // Against the Host as its rule matched it (lower case), as browsers write Origin.
+  if (mutating && !isSameOrigin({ ...facts, host })) {
     return { allow: false, status: 403, code: "cross_origin", message: "this action is accepted only from the inspector's own pages" };
   }
-  if (settings.token && !isPublic && !isSignedIn(facts, settings.token)) {
-    const next = `${facts.pathname}${facts.search ?? ""}`;
-    return {
-      allow: false,
-      status: 401,
-      code: "unauthorized",
-      message: "sign in first: this inspector is protected by BACKTRACK_TOKEN (send it as a Bearer token, or sign in at /sign-in)",
-      signIn: `/sign-in?next=${encodeURIComponent(next)}`,
-    };
+  if (settings.token && !isPublic) {
+    const verdict = checkToken(facts, { ...settings, token: settings.token }, host);
+    if (!verdict.allow) return verdict;
   }
   if (mutating && settings.readOnly && facts.pathname !== "/api/sign-in") {
     return { allow: false, status: 403, code: "read_only", message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): replays, approvals, answers, recovery and imports are off" };
@@ -92,7 +124,21 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   return { allow: true };
 }
 
-/** A safe place to go after signing in: a path on this site, never another origin. */
-export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/runs";
+/**
+ * A safe place to go after signing in: `next` resolved against this site's origin, kept only if
+ * that origin is unchanged. URL parsing does what a browser does with a Location (drops tabs and
+ * newlines, reads `\` as `/`), so `/\t/evil.example` is judged as the `//evil.example` it
+ * becomes; the path is rebuilt from the parsed URL, so no control character reaches a header.
+ */
+export function safeNext(next: unknown, origin = "http://localhost"): string {
+  if (typeof next !== "string" || next === "") return DEFAULT_NEXT;
+  try {
+    const base = new URL(origin);
+    const url = new URL(next, base);
+    // A path beginning `//` would be read as another host when sent back as a relative Location.
+    if (url.origin !== base.origin || url.pathname.startsWith("//")) return DEFAULT_NEXT;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return DEFAULT_NEXT;
+  }
 }

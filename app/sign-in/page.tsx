@@ -2,7 +2,7 @@ import { safeNext } from "@/app/_server/access";
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; error?: string }> }) {
   const { next, error } = await searchParams;
   return (
     <section className="panel" style={{ maxWidth: 420 }}>

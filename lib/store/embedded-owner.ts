@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
+import { sameSecret } from "./same-secret";
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const KEEPALIVE_MS = 15_000;
@@ -23,7 +24,7 @@ export interface OwnerServer {
 
 export async function startOwnerServer(db: PGlite, token: string): Promise<OwnerServer> {
   const server: Server = createServer((request, response) => {
-    if (request.headers.authorization !== `Bearer ${token}`) {
+    if (!sameSecret(request.headers.authorization ?? "", `Bearer ${token}`)) {
       return reply(response, 401, { error: { code: "unauthorized", message: "missing or wrong owner token" } });
     }
     const url = new URL(request.url ?? "/", "http://127.0.0.1");

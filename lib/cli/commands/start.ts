@@ -47,7 +47,7 @@ export function registerStart(program: Command): void {
     .command("start")
     .description("serve the inspector (builds it first when needed); writes the demo runs into an empty embedded database")
     .option("--port <port>", "port", "3000")
-    .option("--host <host>", "address to listen on (127.0.0.1: this machine only)", "127.0.0.1")
+    .option("--host <host>", "address to listen on (127.0.0.1: this machine only); requests must name it, a loopback name or one in BACKTRACK_ALLOWED_HOSTS", "127.0.0.1")
     .option("--db <url>", "postgres://… or pglite:PATH (default: DATABASE_URL, then .backtrack/)")
     .option("--build", "build again even if a build exists")
     .option("--config <path>", "backtrack.config.ts with your models and agents, for replays and recovery from the inspector (default: BACKTRACK_CONFIG, then backtrack.config.* here)")
@@ -59,7 +59,9 @@ export function registerStart(program: Command): void {
       const nextBin = createRequire(join(root, "package.json")).resolve("next/dist/bin/next");
       // The server runs in the app's folder: hand it the config found here, as an absolute path.
       const config = findConfig(options.config);
-      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, ...(config ? { BACKTRACK_CONFIG: config } : {}) };
+      // BACKTRACK_BOUND_HOST: the server answers requests naming this host (and loopback, and
+      // BACKTRACK_ALLOWED_HOSTS); any other Host header is refused (app/_server/hosts.ts).
+      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, BACKTRACK_BOUND_HOST: options.host, ...(config ? { BACKTRACK_CONFIG: config } : {}) };
       if (options.build || !existsSync(join(root, ".next", "BUILD_ID"))) {
         printLine("building the inspector (first start only, about a minute)…");
         const code = await run(process.execPath, [nextBin, "build"], root, env);
