@@ -32,6 +32,38 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * The bin's entry point: runs the command, then ends the process once stdout and stderr have
+ * handed every byte to the OS. Writes to a pipe are asynchronous in Node, and process.exit()
+ * drops whatever the pipe has not taken yet (a 64 KiB cut of `backtrack export run | wc -c`).
+ * The explicit exit after the flush keeps a stray handle (a timer, a socket) from holding the
+ * process open once the command is done.
+ */
+export async function run(argv: string[]): Promise<never> {
+  ignoreClosedReader(process.stdout);
+  ignoreClosedReader(process.stderr);
+  const code = await main(argv);
+  process.exitCode = code;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/** A reader that stops early (`| head`) is not an error: later writes are dropped, the command ends as usual. */
+function ignoreClosedReader(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
+
+/** Resolves once every earlier write to `stream` has been handed to the OS (or the stream is gone). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((done) => {
+    if (stream.destroyed || stream.writableEnded) return done();
+    // Writes complete in order: the callback of an empty write comes after all earlier ones.
+    stream.write("", () => done());
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
