@@ -5,8 +5,7 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { runCliBounded } from "./run-cli";
 
 vi.mock("server-only", () => ({}));
 
@@ -21,20 +20,6 @@ async function listener(greet: (socket: Socket) => void): Promise<{ port: number
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", () => done()));
   return { port: (server.address() as AddressInfo).port, server, sockets };
-}
-
-/** The real CLI, killed after 30 s so that a hang fails the test instead of outliving it. */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve("bin/backtrack.mjs"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("exit", (code) => {
-      clearTimeout(killer);
-      done({ code, stderr });
-    });
-  });
 }
 
 const SECRET = "hunter2-secret";
@@ -64,7 +49,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
 
   async function expectBoundedFailure(port: number, env: Record<string, string> = {}) {
     const started = Date.now();
-    const result = await runCli(["runs", "--db", url(port)], env);
+    const result = await runCliBounded(["runs", "--db", url(port)], env);
     const elapsed = Date.now() - started;
     expect(result.code, result.stderr).toBe(2);
     expect(elapsed).toBeLessThan(MAX_MS);
@@ -88,7 +73,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
 
   it("127.0.0.1:4222 (NATS on this machine, or nothing listening): exit 2, bounded", async () => {
     const started = Date.now();
-    const result = await runCli(["runs", "--db", url(4222)], { BACKTRACK_CONNECT_TIMEOUT_MS: "2000" });
+    const result = await runCliBounded(["runs", "--db", url(4222)], { BACKTRACK_CONNECT_TIMEOUT_MS: "2000" });
     expect(result.code, result.stderr).toBe(2);
     expect(Date.now() - started).toBeLessThan(MAX_MS);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
