@@ -2,7 +2,8 @@
  * Opens an embedded (PGlite) database folder. The folder holds `pgdata/` and `owner.json`.
  * - No owner: this process becomes it (opens PGlite, migrates, serves other processes on loopback).
  * - A live owner: this process becomes its client (RemoteEmbeddedClient); it never opens the data.
- * - A dead owner (a crash): its lock is removed and this process takes over.
+ * - A dead owner (a crash): its lock is removed and this process takes over, also when the owner
+ *   dies while this process is its client (embedded-failover.ts).
  * - A folder this process cannot write: a live owner still serves it; otherwise, when the caller
  *   only reads (readOnlyCopy), a copy of it is opened; otherwise one clear error.
  * Within one process every open of a folder shares one PGlite, also across bundles (a global registry).
@@ -14,6 +15,7 @@ import { DatabaseLockedError, isBacktrackError } from "../journal/errors";
 import { EmbeddedFolderError, folderError, isReadOnlyError, openReadOnlyCopy, prepareFolder, readOnlyRefusal } from "./embedded-folder";
 import { processAlive, publishLock, readLock, releaseLock, removeStaleLock, tryCreateLock, type LockState, type OwnerInfo } from "./embedded-lock";
 import { startOwnerServer } from "./embedded-owner";
+import { FailoverClient } from "./embedded-failover";
 import { RemoteEmbeddedClient } from "./embedded-remote";
 import { migrateEmbedded } from "./migrate";
 import { PGliteClient, type SqlClient } from "./sql-client";
@@ -45,6 +47,12 @@ export interface EmbeddedOptions {
 
 export async function openEmbedded(folderPath: string, options: EmbeddedOptions = {}): Promise<SqlClient> {
   const folder = resolve(folderPath);
+  const client = await openFolder(folder, options);
+  // Through another process: when that owner dies, take the folder over as a new process would.
+  return client instanceof RemoteEmbeddedClient ? new FailoverClient(client, () => openFolder(folder, options)) : client;
+}
+
+async function openFolder(folder: string, options: EmbeddedOptions): Promise<SqlClient> {
   const shared = registry().get(folder);
   if (shared) {
     shared.users += 1;
@@ -77,7 +85,7 @@ export async function openEmbedded(folderPath: string, options: EmbeddedOptions 
         if (options.ownerOnly) {
           throw new DatabaseLockedError(folder, info.pid, `the embedded database in ${folder} is held by process ${info.pid}`);
         }
-        const client = new RemoteEmbeddedClient({ ...info, port: info.port }, `${folder} (through process ${info.pid})`);
+        const client = new RemoteEmbeddedClient({ ...info, port: info.port }, `${folder} (through process ${info.pid})`, folder);
         if (await client.health(2_000)) return client;
       }
     } else if (lock.state === "unreadable" && lock.ageMs > HALF_WRITTEN_LOCK_MS) {
@@ -109,7 +117,7 @@ function readLockOf(folder: string): LockState {
 async function openUnwritable(folder: string, options: EmbeddedOptions, why: unknown): Promise<SqlClient> {
   const lock = readLockOf(folder);
   if (!options.ownerOnly && lock.state === "held" && lock.info.port !== null && processAlive(lock.info.pid)) {
-    const client = new RemoteEmbeddedClient({ ...lock.info, port: lock.info.port }, `${folder} (through process ${lock.info.pid})`);
+    const client = new RemoteEmbeddedClient({ ...lock.info, port: lock.info.port }, `${folder} (through process ${lock.info.pid})`, folder);
     if (await client.health(2_000)) return client;
   }
   if (!options.readOnlyCopy) throw readOnlyRefusal(folder, why);
