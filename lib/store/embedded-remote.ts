@@ -54,10 +54,6 @@ export class RemoteEmbeddedClient implements SqlClient {
     private readonly folder = target,
   ) {}
 
-  get ownerPid(): number {
-    return this.owner.pid;
-  }
-
   async health(timeoutMs: number): Promise<boolean> {
     try {
       return (await this.call("GET", "/health", undefined, timeoutMs)).status === 200;

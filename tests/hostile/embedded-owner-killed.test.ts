@@ -14,6 +14,8 @@ import { tempFolder } from "../helpers/databases";
 import { startTs, type Child } from "../helpers/processes";
 
 const OWNER = "tests/fixtures/embedded-child.ts";
+// Three to four real processes, each opening PGlite (1-5 s on a loaded two-core machine).
+const SLOW = 180_000;
 const GUEST = "tests/fixtures/embedded-guest.ts";
 const children: Child[] = [];
 const folders: Array<{ remove: () => void }> = [];
@@ -73,7 +75,7 @@ describe("a client whose embedded owner is killed", () => {
     const names = await expectConsistent(folder.path);
     expect(names.get("owner-run")).toHaveLength(5);
     expect(names.get("guest")).toEqual(Array.from({ length: 40 }, (_, index) => `guest-${index}`));
-  });
+  }, SLOW);
 
   it("while writing without pause: takes over or stops with exit 2 and a clear line; acknowledged writes are kept", async () => {
     const folder = tempFolder();
@@ -98,7 +100,7 @@ describe("a client whose embedded owner is killed", () => {
     // Every acknowledged append is kept; at most the one in flight at the kill is there unacknowledged.
     expect(names.slice(0, acknowledged)).toEqual(Array.from({ length: acknowledged }, (_, index) => `guest-${index}`));
     expect(names.length - acknowledged).toBeLessThanOrEqual(1);
-  });
+  }, SLOW);
 
   it("the real CLI (demo --live) through a killed owner: exit 0 or exit 2 with one line, never a stack", async () => {
     const folder = tempFolder();
@@ -131,5 +133,5 @@ describe("a client whose embedded owner is killed", () => {
     const names = await expectConsistent(folder.path);
     expect(names.get("owner-run")).toHaveLength(5);
     expect(names.get("live-killed")?.length ?? 0).toBeGreaterThan(3);
-  });
+  }, SLOW);
 });
