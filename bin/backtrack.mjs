@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI through tsx, so that a clone needs no build step for the command line.
+// run() exits only after stdout and stderr have drained: a pipe gets every byte.
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../lib/cli/main.ts");
-const code = await main(process.argv.slice(2));
-process.exit(code);
+const { run } = await import("../lib/cli/main.ts");
+await run(process.argv.slice(2));

@@ -30,8 +30,13 @@ export function common(command: Command, options: { json?: boolean } = { json: t
   return command;
 }
 
-export async function withStore<T>(options: CommonOptions, work: (store: PostgresStore) => Promise<T>): Promise<T> {
-  const store = await openStore({ url: options.db });
+export interface StoreUse {
+  /** The command only reads: an embedded folder this process cannot write is read through a copy. */
+  readOnly?: boolean;
+}
+
+export async function withStore<T>(options: CommonOptions, work: (store: PostgresStore) => Promise<T>, use: StoreUse = {}): Promise<T> {
+  const store = await openStore({ url: options.db, readOnlyCopy: use.readOnly });
   try {
     return await work(store);
   } finally {

@@ -2,16 +2,20 @@
  * Opens an embedded (PGlite) database folder. The folder holds `pgdata/` and `owner.json`.
  * - No owner: this process becomes it (opens PGlite, migrates, serves other processes on loopback).
  * - A live owner: this process becomes its client (RemoteEmbeddedClient); it never opens the data.
- * - A dead owner (a crash): its lock is removed and this process takes over.
+ * - A dead owner (a crash): its lock is removed and this process takes over, also when the owner
+ *   dies while this process is its client (embedded-failover.ts).
+ * - A folder this process cannot write: a live owner still serves it; otherwise, when the caller
+ *   only reads (readOnlyCopy), a copy of it is opened; otherwise one clear error.
  * Within one process every open of a folder shares one PGlite, also across bundles (a global registry).
  */
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { DatabaseLockedError } from "../journal/errors";
-import { processAlive, publishLock, readLock, releaseLock, removeStaleLock, tryCreateLock, type OwnerInfo } from "./embedded-lock";
+import { DatabaseLockedError, isBacktrackError } from "../journal/errors";
+import { EmbeddedFolderError, folderError, isReadOnlyError, openReadOnlyCopy, prepareFolder, readOnlyRefusal } from "./embedded-folder";
+import { processAlive, publishLock, readLock, releaseLock, removeStaleLock, tryCreateLock, type LockState, type OwnerInfo } from "./embedded-lock";
 import { startOwnerServer } from "./embedded-owner";
+import { FailoverClient } from "./embedded-failover";
 import { RemoteEmbeddedClient } from "./embedded-remote";
 import { migrateEmbedded } from "./migrate";
 import { PGliteClient, type SqlClient } from "./sql-client";
@@ -37,32 +41,51 @@ function registry(): Map<string, Shared> {
 export interface EmbeddedOptions {
   /** Refuse to use another process's database (become its client); fail instead. */
   ownerOnly?: boolean;
+  /** The caller only reads: a folder this process cannot write is read through a copy of it. */
+  readOnlyCopy?: boolean;
 }
 
 export async function openEmbedded(folderPath: string, options: EmbeddedOptions = {}): Promise<SqlClient> {
   const folder = resolve(folderPath);
+  const client = await openFolder(folder, options);
+  // Through another process: when that owner dies, take the folder over as a new process would.
+  return client instanceof RemoteEmbeddedClient ? new FailoverClient(client, () => openFolder(folder, options)) : client;
+}
+
+async function openFolder(folder: string, options: EmbeddedOptions): Promise<SqlClient> {
   const shared = registry().get(folder);
   if (shared) {
     shared.users += 1;
     return handle(folder, await shared.client);
   }
-  mkdirSync(folder, { recursive: true });
+  prepareFolder(folder);
   const deadline = Date.now() + waitForOwnerMs();
   for (;;) {
-    const created = tryCreateLock(folder);
+    let created: OwnerInfo | null;
+    try {
+      created = tryCreateLock(folder);
+    } catch (error) {
+      if (isReadOnlyError(error)) return openUnwritable(folder, options, error);
+      throw folderError(folder, error, "write its owner lock");
+    }
     if (created) return becomeOwner(folder, created);
-    const lock = readLock(folder);
+    const lock = readLockOf(folder);
     if (lock.state === "held") {
       const { info } = lock;
       if (info.pid === process.pid || !processAlive(info.pid)) {
-        removeStaleLock(folder, info);
+        try {
+          removeStaleLock(folder, info);
+        } catch (error) {
+          if (isReadOnlyError(error)) return openUnwritable(folder, options, error);
+          throw folderError(folder, error, "remove the lock of a process that is gone");
+        }
         continue;
       }
       if (info.port !== null) {
         if (options.ownerOnly) {
           throw new DatabaseLockedError(folder, info.pid, `the embedded database in ${folder} is held by process ${info.pid}`);
         }
-        const client = new RemoteEmbeddedClient({ ...info, port: info.port }, `${folder} (through process ${info.pid})`);
+        const client = new RemoteEmbeddedClient({ ...info, port: info.port }, `${folder} (through process ${info.pid})`, folder);
         if (await client.health(2_000)) return client;
       }
     } else if (lock.state === "unreadable" && lock.ageMs > HALF_WRITTEN_LOCK_MS) {
@@ -82,6 +105,25 @@ export async function openEmbedded(folderPath: string, options: EmbeddedOptions 
   }
 }
 
+function readLockOf(folder: string): LockState {
+  try {
+    return readLock(folder);
+  } catch (error) {
+    throw folderError(folder, error, "read its owner lock");
+  }
+}
+
+/** A folder this process cannot write: through its live owner, or a read-only copy, or a clear refusal. */
+async function openUnwritable(folder: string, options: EmbeddedOptions, why: unknown): Promise<SqlClient> {
+  const lock = readLockOf(folder);
+  if (!options.ownerOnly && lock.state === "held" && lock.info.port !== null && processAlive(lock.info.pid)) {
+    const client = new RemoteEmbeddedClient({ ...lock.info, port: lock.info.port }, `${folder} (through process ${lock.info.pid})`, folder);
+    if (await client.health(2_000)) return client;
+  }
+  if (!options.readOnlyCopy) throw readOnlyRefusal(folder, why);
+  return openReadOnlyCopy(folder, why);
+}
+
 async function becomeOwner(folder: string, lock: OwnerInfo): Promise<SqlClient> {
   const shared: Shared = { client: openOwned(folder, lock), users: 1 };
   registry().set(folder, shared);
@@ -91,7 +133,9 @@ async function becomeOwner(folder: string, lock: OwnerInfo): Promise<SqlClient> 
     // Never cache a failed start: the next open tries again.
     registry().delete(folder);
     releaseLock(folder, lock.token);
-    throw error;
+    throw error instanceof Error && !isBacktrackError(error)
+      ? new EmbeddedFolderError(folder, `PGlite could not open it: ${error.message}`, { cause: error })
+      : error;
   }
 }
 

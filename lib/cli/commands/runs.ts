@@ -51,6 +51,6 @@ export function registerRuns(program: Command): void {
         ]),
       );
       if (page.nextCursor) printLine(`\nmore: backtrack runs --cursor ${page.nextCursor}`);
-    });
+    }, { readOnly: true });
   });
 }

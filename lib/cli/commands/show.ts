@@ -12,6 +12,9 @@ async function load(store: PostgresStore, runId: string) {
   return { run, records: await store.history(runId) };
 }
 
+/** These commands only read: they work on an embedded folder this process cannot write. */
+const READ_ONLY = { readOnly: true };
+
 function brief(payload: unknown): string {
   const text = JSON.stringify(payload) ?? "";
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
@@ -27,7 +30,7 @@ export function registerShow(program: Command): void {
       if (run.error) printLine(`error: ${run.error}`);
       printLine();
       printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));
-    });
+    }, READ_ONLY);
   });
 
   common(program.command("mermaid <run>").description("a run's Mermaid flowchart"), { json: false }).action(
@@ -35,7 +38,7 @@ export function registerShow(program: Command): void {
       await withStore(options, async (store) => {
         const { records } = await load(store, runId);
         printLine(flowToMermaid(buildFlow(records)));
-      });
+      }, READ_ONLY);
     },
   );
 
@@ -53,7 +56,7 @@ export function registerShow(program: Command): void {
             printLine(`ToolCompleted ${event.name} [${event.toolUseId}]${event.isError ? " error" : ""}: ${brief(event.result)}`);
           }
         }
-      });
+      }, READ_ONLY);
     },
   );
 }
