@@ -5,14 +5,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase } from "../helpers/databases";
 import { openStore, type PostgresStore } from "@/lib/store";
 import { runMain } from "../helpers/cli";
 import { runCli } from "../helpers/processes";
 
 describe("backtrack CLI", () => {
-  const folder = tempFolder();
-  const embedded = `pglite:${join(folder.path, "db")}`;
+  const folder = embeddedFolder();
+  const embedded = folder.url;
   let server: { url: string; drop: () => Promise<void> };
   // Held open for the whole file: each in-process command shares it instead of starting PGlite again.
   let held: PostgresStore;

@@ -14,7 +14,7 @@ import type { RunDiff } from "@/lib/inspect/diff";
 import { openStore } from "@/lib/store";
 import type { PostgresStore } from "@/lib/store/postgres-store";
 import { runMain } from "../helpers/cli";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase, tempFolder } from "../helpers/databases";
 import { writeDemoRuns } from "./helpers";
 
 const REPO = resolve(__dirname, "../..");
@@ -92,7 +92,7 @@ const acme = {
 export default { models: { "acme/scripted": acme } };`;
 
 describe("the CLI on an embedded database", () => {
-  const folder = tempFolder();
+  const folder = embeddedFolder();
   const configs = tempFolder("backtrack-config-");
   let store: PostgresStore;
   let db: string;
@@ -104,7 +104,7 @@ describe("the CLI on an embedded database", () => {
   };
 
   beforeAll(async () => {
-    db = `pglite:${join(folder.path, "db")}`;
+    db = folder.url;
     // A config is an ES module: a .ts one lives in a "type": "module" package (or is named .mts).
     writeFileSync(join(configs.path, "package.json"), JSON.stringify({ type: "module" }));
     store = await openStore({ url: db });
