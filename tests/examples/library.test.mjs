@@ -46,3 +46,13 @@ test("the built package journals the example run into DATABASE_URL", async () =>
     await store.close();
   }
 });
+
+test("the subpath entries resolve through exports and share one copy of each class with the main entry", async () => {
+  const main = await import("backtrack");
+  const testing = await import("backtrack/testing");
+  const demo = await import("backtrack/demo");
+  assert.equal(typeof testing.MemStore, "function");
+  assert.equal(typeof demo.demoRegistry, "function");
+  assert.equal("demoRegistry" in main, false);
+  assert.ok(new testing.SimulatedCrashError(1, "before", "x") instanceof main.BacktrackError);
+});
