@@ -47,7 +47,8 @@ const lib = (path: string) => JSON.stringify(join(REPO, path));
 
 /** The planner's research tool no longer delegates to a sub-agent: its recorded replay ends with another answer. */
 const PLANNER_WITHOUT_SUBAGENT = `
-import { Agent, tool, demoModel } from ${lib("lib/index.ts")};
+import { Agent, tool } from ${lib("lib/index.ts")};
+import { demoModel } from ${lib("lib/demo/index.ts")};
 import { researchTool } from ${lib("lib/demo/tools.ts")};
 const schema = researchTool(() => { throw new Error("unused"); }).input;
 export default {
@@ -60,7 +61,8 @@ export default {
 
 /** chargeCard now asks a sub-agent first: the recorded replay needs a model turn that was never recorded. */
 const BILLING_WITH_SUBAGENT = `
-import { Agent, tool, demoModel } from ${lib("lib/index.ts")};
+import { Agent, tool } from ${lib("lib/index.ts")};
+import { demoModel } from ${lib("lib/demo/index.ts")};
 import { chargeCard } from ${lib("lib/demo/tools.ts")};
 import { researcherAgent } from ${lib("lib/demo/agents.ts")};
 export default {
