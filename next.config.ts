@@ -7,6 +7,13 @@ const config: NextConfig = {
   // backtrack.config.ts at run time (lib/config/file.ts): a loader, not a module to bundle.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "tsx"],
   poweredByHeader: false,
+  // `npm test` runs `npm run typecheck` (next typegen, then tsc over every file and the route
+  // types) before it builds, and sets BACKTRACK_TYPECHECKED=1 for the build so that it does not
+  // check the same program twice. Any other `next build` checks types itself.
+  typescript: { ignoreBuildErrors: process.env.BACKTRACK_TYPECHECKED === "1" },
+  // Turbopack's build cache speeds up the next build in this folder; a CI clone is built once and
+  // thrown away, so there writing it (10-20 s at the end of the build) is time lost.
+  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
   reactStrictMode: true,
   // On every response, static files and error pages included (app/_server/security-headers.ts).
   headers: async () => [{ source: "/:path*", headers: [...SECURITY_HEADERS] }],

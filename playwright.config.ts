@@ -6,6 +6,7 @@ import { defineConfig } from "@playwright/test";
 /**
  * End-to-end tests in real Chromium (Debian's) against the built app, on its own embedded
  * database folder. The folder is chosen once and inherited by the workers through the environment.
+ * The servers are E2E_SERVERS, started by the global setup (e2e/servers.ts).
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 process.env.BACKTRACK_E2E_DB ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
@@ -22,22 +23,42 @@ export const E2E_TOKEN = "e2e-secret-token";
 export const HOSTS_PORT = port + 5000;
 export const E2E_ALLOWED_HOST = "inspector.test";
 
-/** A built server on `serverPort` over a fresh embedded database folder, with `env` added. */
-function ownServer(serverPort: number, env: Record<string, string>) {
-  // Chosen once (workers re-read this file): inherited through the environment like BACKTRACK_E2E_DB.
-  const variable = `BACKTRACK_E2E_DB_${serverPort}`;
-  process.env[variable] ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
-  const folder = process.env[variable];
-  return {
-    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${serverPort}`,
-    url: `http://127.0.0.1:${serverPort}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: { DATABASE_URL: `pglite:${folder}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
-    stdout: "pipe" as const,
-    stderr: "pipe" as const,
-  };
+/** A built server the run starts (e2e/servers.ts), all at once, before the first test. */
+export interface E2EServer {
+  port: number;
+  /** The path that answers once the server is up. */
+  readyPath: string;
+  env: Record<string, string>;
+  /** The embedded database folder that gets a copy of the demo runs before the server starts. */
+  copyOfDemo?: string;
 }
+
+/** A fresh embedded database folder, chosen once (workers re-read this file) and inherited through the environment. */
+function folderFor(variable: string): string {
+  process.env[variable] ??= join(mkdtempSync(join(tmpdir(), "backtrack-e2e-")), "db");
+  return process.env[variable];
+}
+
+/** A built server on `serverPort` over its own embedded database holding the demo runs, with `env` added. */
+function ownServer(serverPort: number, env: Record<string, string>): E2EServer {
+  const folder = folderFor(`BACKTRACK_E2E_DB_${serverPort}`);
+  return { port: serverPort, readyPath: "/api/health", env: { DATABASE_URL: `pglite:${folder}`, ...env }, copyOfDemo: folder };
+}
+
+export const E2E_SERVERS: E2EServer[] = [
+  {
+    port,
+    readyPath: "/api/health",
+    // A user's config with one more model (e2e/replay.spec.ts replays under it).
+    env: { DATABASE_URL: E2E_DATABASE, BACKTRACK_CONFIG: resolve("e2e/fixtures/backtrack.config.mts") },
+    copyOfDemo: process.env.BACKTRACK_E2E_DB,
+  },
+  // Port 1 on loopback refuses connections: the inspector must say what to check.
+  { port: UNREACHABLE_PORT, readyPath: "/runs", env: { DATABASE_URL: "postgres://postgres@127.0.0.1:1/backtrack_unreachable" } },
+  ownServer(READ_ONLY_PORT, { BACKTRACK_READ_ONLY: "1" }),
+  ownServer(TOKEN_PORT, { BACKTRACK_TOKEN: E2E_TOKEN }),
+  ownServer(HOSTS_PORT, { BACKTRACK_TOKEN: E2E_TOKEN, BACKTRACK_ALLOWED_HOSTS: E2E_ALLOWED_HOST }),
+];
 
 export default defineConfig({
   testDir: "e2e",
@@ -55,29 +76,6 @@ export default defineConfig({
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  webServer: [
-    {
-      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
-      url: `http://127.0.0.1:${port}/api/health`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      // A user's config with one more model (e2e/replay.spec.ts replays under it).
-      env: { DATABASE_URL: E2E_DATABASE, NEXT_TELEMETRY_DISABLED: "1", BACKTRACK_CONFIG: resolve("e2e/fixtures/backtrack.config.mts") },
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-    {
-      // Port 1 on loopback refuses connections: the inspector must say what to check.
-      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${UNREACHABLE_PORT}`,
-      url: `http://127.0.0.1:${UNREACHABLE_PORT}/runs`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      env: { DATABASE_URL: "postgres://postgres@127.0.0.1:1/backtrack_unreachable", NEXT_TELEMETRY_DISABLED: "1" },
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-    ownServer(READ_ONLY_PORT, { BACKTRACK_READ_ONLY: "1" }),
-    ownServer(TOKEN_PORT, { BACKTRACK_TOKEN: E2E_TOKEN }),
-    ownServer(HOSTS_PORT, { BACKTRACK_TOKEN: E2E_TOKEN, BACKTRACK_ALLOWED_HOSTS: E2E_ALLOWED_HOST }),
-  ],
+  // Not webServer: Playwright starts those one after another; e2e/servers.ts starts E2E_SERVERS at once.
+  globalSetup: "./e2e/servers.ts",
 });

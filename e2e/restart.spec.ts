@@ -17,7 +17,8 @@ const ADMIN_URL = process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1
 
 function startServer(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(RESTART_PORT)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    // A 2 s heartbeat: the killed server's jobs are stale after 6 s rather than the default 15 s.
+    env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", BACKTRACK_JOB_HEARTBEAT_MS: "2000" },
     stdio: "ignore",
   });
 }
@@ -55,7 +56,7 @@ test("a replay job cut off by a server crash shows as interrupted, and its run i
 
     server = startServer(url.toString());
     await healthy(request);
-    // The dead server's heartbeat goes stale (15 s), then the new one marks its unfinished jobs.
+    // The dead server's heartbeat goes stale (6 s here), then the new one marks its unfinished jobs.
     const statuses = async () => Promise.all(started.map(async ({ jobId }) => ((await (await request.get(`${base}/api/replays/${jobId}`)).json()) as { status: string; error?: string })));
     await expect.poll(async () => (await statuses()).every((job) => job.status === "done" || job.status === "interrupted"), { timeout: 60_000, intervals: [1_000] }).toBe(true);
     const jobs = await statuses();

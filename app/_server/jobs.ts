@@ -1,6 +1,7 @@
 /**
  * The server process's one JobRunner (replays and recovery passes run here, not in the request).
- * Limits come from BACKTRACK_JOB_CONCURRENCY and BACKTRACK_JOB_TIMEOUT_MS (see lib/jobs/runner.ts).
+ * Limits come from BACKTRACK_JOB_CONCURRENCY and BACKTRACK_JOB_TIMEOUT_MS, the heartbeat from
+ * BACKTRACK_JOB_HEARTBEAT_MS (a job is stale after three missed beats; see lib/jobs/runner.ts).
  * Created with the store; it reaps the jobs of a previous server process as `interrupted` once
  * their heartbeat is stale, so a restart never leaves a job "running" forever.
  */
@@ -27,6 +28,7 @@ async function start(): Promise<JobRunner> {
     handlers: jobHandlers(store, await serverRegistry(), { waker: new PostgresWaker(store) }),
     concurrency: positive(process.env.BACKTRACK_JOB_CONCURRENCY, "BACKTRACK_JOB_CONCURRENCY"),
     timeoutMs: positive(process.env.BACKTRACK_JOB_TIMEOUT_MS, "BACKTRACK_JOB_TIMEOUT_MS"),
+    heartbeatMs: positive(process.env.BACKTRACK_JOB_HEARTBEAT_MS, "BACKTRACK_JOB_HEARTBEAT_MS"),
   });
   await runner.reapInterrupted();
   return runner;

@@ -121,7 +121,7 @@ export class Agent implements AgentLike {
       wake = undefined;
     }
     await done;
-    if (settled.error !== undefined) throw settled.error;
+    if ("error" in settled) throw settled.error;
     return settled.result as RunResult;
   }
 

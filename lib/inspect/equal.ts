@@ -31,6 +31,10 @@ function writesNull(value: unknown): boolean {
       return true;
     case "number":
       return !Number.isFinite(value);
+    case "bigint":
+    case "boolean":
+    case "object":
+    case "string":
     default:
       return value === null;
   }
@@ -119,6 +123,9 @@ export function canonicalHash(value: unknown): number {
       return stringHash(String(value));
     case "object":
       break;
+    case "undefined":
+    case "function":
+    case "symbol":
     default:
       return NULL_HASH;
   }

@@ -72,7 +72,7 @@ export abstract class JournalBase implements Journal {
   faults: FaultPlan | undefined;
   private appends = 0;
   /** Set when a fault hook threw: the simulated process is dead until restart(). */
-  private crashed: unknown;
+  private crashed: { error: unknown } | undefined;
 
   constructor(options: JournalOptions = {}) {
     this.payloadLimitBytes = options.payloadLimitBytes ?? DEFAULT_PAYLOAD_LIMIT_BYTES;
@@ -144,14 +144,14 @@ export abstract class JournalBase implements Journal {
   }
 
   private alive(): void {
-    if (this.crashed !== undefined) throw this.crashed;
+    if (this.crashed !== undefined) throw this.crashed.error;
   }
 
   private inject(hook: () => void): void {
     try {
       hook();
     } catch (error) {
-      this.crashed = error;
+      this.crashed = { error };
       throw error;
     }
   }

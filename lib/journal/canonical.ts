@@ -30,6 +30,9 @@ function write(value: unknown): string | undefined {
     case "bigint":
       // JSON.stringify's own error for it.
       return JSON.stringify(value);
+    case "undefined":
+    case "function":
+    case "symbol":
     default:
       // undefined, functions and symbols: dropped from objects, null in arrays (as JSON.stringify does).
       return undefined;

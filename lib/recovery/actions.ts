@@ -50,6 +50,7 @@ export function resumeSentence({ root, resumed }: Pick<Resumed, "root" | "resume
       return `${root} is being driven by another process (it holds the lease); that drive reads the decision, or Recover now does later`;
     case "lost":
       return `${root} lost its lease to another process mid-drive: ${resumed.error ?? ""}`;
+    case "waiting":
     default:
       return `${root}: ${resumed.outcome}`;
   }

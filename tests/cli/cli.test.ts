@@ -1,30 +1,37 @@
 /**
- * The command line as a user runs it: real processes, an embedded folder and the server.
+ * The command line as a user runs it, on an embedded folder and the server: `main(argv)` in this
+ * process (tests/helpers/cli.ts), except the exit code of the real process, spawned once.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase } from "../helpers/databases";
+import { openStore, type PostgresStore } from "@/lib/store";
+import { runMain } from "../helpers/cli";
 import { runCli } from "../helpers/processes";
 
 describe("backtrack CLI", () => {
-  const folder = tempFolder();
-  const embedded = `pglite:${join(folder.path, "db")}`;
+  const folder = embeddedFolder();
+  const embedded = folder.url;
   let server: { url: string; drop: () => Promise<void> };
+  // Held open for the whole file: each in-process command shares it instead of starting PGlite again.
+  let held: PostgresStore;
 
   beforeAll(async () => {
     server = await freshServerDatabase();
-    const demo = await runCli(["demo", "--db", embedded]);
+    held = await openStore({ url: embedded });
+    const demo = await runMain(["demo", "--db", embedded]);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toContain("order-123");
   });
   afterAll(async () => {
+    await held.close();
     await server.drop();
     folder.remove();
   });
 
   it("lists runs as JSON with the library's field names", async () => {
-    const { code, stdout } = await runCli(["runs", "--json", "--db", embedded]);
+    const { code, stdout } = await runMain(["runs", "--json", "--db", embedded]);
     expect(code).toBe(0);
     const page = JSON.parse(stdout) as { runs: Array<Record<string, unknown>>; nextCursor: string | null };
     expect(page.nextCursor).toBeNull();
@@ -35,42 +42,48 @@ describe("backtrack CLI", () => {
   });
 
   it("prints a run's Mermaid chart, its events and its records", async () => {
-    const mermaid = await runCli(["mermaid", "order-123", "--db", embedded]);
+    const mermaid = await runMain(["mermaid", "order-123", "--db", embedded]);
     expect(mermaid.stdout.trim()).toBe(
       'flowchart TD\n  start([user])\n  n0["LLM"]\n  start --> n0\n  n1["tool: chargeCard"]\n  n0 --> n1\n  n2["LLM"]\n  n1 --> n2\n  n3["step: run:complete"]\n  n2 --> n3\n  n3 --> done([done])',
     );
-    const events = JSON.parse((await runCli(["events", "order-123", "--json", "--db", embedded])).stdout) as { events: Array<{ type: string }> };
+    const events = JSON.parse((await runMain(["events", "order-123", "--json", "--db", embedded])).stdout) as { events: Array<{ type: string }> };
     expect(events.events.map((event) => event.type)).toEqual(["AssistantTurn", "ToolCompleted", "AssistantTurn"]);
-    const show = JSON.parse((await runCli(["show", "order-123", "--json", "--db", embedded])).stdout) as { run: { runId: string }; records: Array<{ seq: number; kind: string }> };
+    const show = JSON.parse((await runMain(["show", "order-123", "--json", "--db", embedded])).stdout) as { run: { runId: string }; records: Array<{ seq: number; kind: string }> };
     expect(show.run.runId).toBe("order-123");
     expect(show.records.map((record) => record.kind)).toEqual(["header", "model", "attempt", "tool_result", "model", "value"]);
   });
 
   it("exits 2 with a clear message for an unknown run, bad usage and a bad database URL", async () => {
-    const unknown = await runCli(["show", "no-such-run", "--db", embedded]);
+    const unknown = await runMain(["show", "no-such-run", "--db", embedded]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no run with id "no-such-run"');
-    expect((await runCli(["frobnicate"])).code).toBe(2);
-    const status = await runCli(["runs", "--status", "sideways", "--db", embedded]);
+    expect((await runMain(["frobnicate"])).code).toBe(2);
+    const status = await runMain(["runs", "--status", "sideways", "--db", embedded]);
     expect([status.code, status.stderr]).toEqual([2, expect.stringContaining('unknown status "sideways"')]);
-    const url = await runCli(["runs", "--db", "mysql://root@localhost/x"]);
+    const url = await runMain(["runs", "--db", "mysql://root@localhost/x"]);
     expect([url.code, url.stderr]).toEqual([2, expect.stringContaining("use postgres://… or pglite:PATH")]);
   });
 
+  it("ends the real process with exit 2 and one line on stderr for an unknown run", async () => {
+    // bin/backtrack.mjs as a child: it reaches the embedded folder through this process, its owner.
+    const unknown = await runCli(["show", "no-such-run", "--db", embedded]);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([2, "", 'backtrack: no run with id "no-such-run"\n']);
+  });
+
   it("exports a run tree as JSONL and imports it into the server unchanged", async () => {
-    const exported = await runCli(["export", "trip-42", "--db", embedded]);
+    const exported = await runMain(["export", "trip-42", "--db", embedded]);
     expect(exported.code).toBe(0);
     const lines = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { runId: string; name: string; kind: string; payload: unknown });
     expect(new Set(lines.map((line) => line.runId))).toEqual(new Set(["trip-42", "trip-42.t0c0"]));
     const file = join(folder.path, "trip.jsonl");
     writeFileSync(file, exported.stdout);
-    const imported = await runCli(["import", file, "--json", "--db", server.url]);
+    const imported = await runMain(["import", file, "--json", "--db", server.url]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ imported: lines.length, runs: ["trip-42", "trip-42.t0c0"] });
-    const again = await runCli(["export", "trip-42", "--db", server.url]);
+    const again = await runMain(["export", "trip-42", "--db", server.url]);
     const strip = (text: string) => text.trim().split("\n").map((line) => { const { createdAt, ...rest } = JSON.parse(line) as Record<string, unknown>; void createdAt; return rest; });
     expect(strip(again.stdout)).toEqual(strip(exported.stdout));
-    expect((await runCli(["mermaid", "trip-42", "--db", server.url])).stdout).toContain('n1["tool: research"]');
+    expect((await runMain(["mermaid", "trip-42", "--db", server.url])).stdout).toContain('n1["tool: research"]');
   });
 
   it("imports nothing from a malformed file and names the line", async () => {
@@ -85,12 +98,12 @@ describe("backtrack CLI", () => {
     for (const [text, message] of cases) {
       const file = join(folder.path, "bad.jsonl");
       writeFileSync(file, text.replaceAll("trip-42", "renamed"));
-      const result = await runCli(["import", file, "--db", target.url]);
+      const result = await runMain(["import", file, "--db", target.url]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(message);
     }
-    expect(JSON.parse((await runCli(["runs", "--json", "--db", target.url])).stdout).runs).toEqual([]);
-    const duplicate = await runCli(["import", join(folder.path, "trip.jsonl"), "--db", server.url]);
+    expect(JSON.parse((await runMain(["runs", "--json", "--db", target.url])).stdout).runs).toEqual([]);
+    const duplicate = await runMain(["import", join(folder.path, "trip.jsonl"), "--db", server.url]);
     expect([duplicate.code, duplicate.stderr]).toEqual([2, expect.stringContaining('run "trip-42" already exists')]);
     await target.drop();
   });

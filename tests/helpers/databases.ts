@@ -2,7 +2,7 @@
  * Databases for tests: the run's server database, fresh server databases for tests that need an
  * empty one, and embedded PGlite folders. Every store here is real: MemStore, PGlite, the server.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -41,6 +41,17 @@ export function tempFolder(prefix = "backtrack-test-"): { path: string; remove: 
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/**
+ * A temporary folder holding an empty, migrated embedded database: a copy of the run's template
+ * (global-setup.ts), so a test skips PGlite's initdb and the migrations. Opening it is a real
+ * PGlite open; tests of a brand-new folder (the owner lock, first migration) use tempFolder().
+ */
+export function embeddedFolder(prefix = "backtrack-test-"): { path: string; url: string; remove: () => void } {
+  const folder = tempFolder(prefix);
+  cpSync(join(inject("embeddedTemplate"), "pgdata"), join(folder.path, "pgdata"), { recursive: true });
+  return { ...folder, url: `pglite:${folder.path}` };
+}
+
 export interface StoreKind {
   name: "memory" | "pglite" | "server";
   /** Opens a store over an empty database (server: a fresh database). */
@@ -52,8 +63,8 @@ export const STORE_KINDS: StoreKind[] = [
   {
     name: "pglite",
     open: async (options) => {
-      const folder = tempFolder();
-      const store = await openStore({ ...options, url: `pglite:${folder.path}` });
+      const folder = embeddedFolder();
+      const store = await openStore({ ...options, url: folder.url });
       const close = store.close.bind(store);
       store.close = async () => {
         await close();

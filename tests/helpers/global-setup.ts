@@ -1,10 +1,16 @@
 /**
  * Gives the test run its own PostgreSQL database on the server (DATABASE_URL's server, or the
  * local one at 127.0.0.1:5432), and drops it at the end. An unreachable server fails the run:
- * server tests never skip.
+ * server tests never skip. Also makes the embedded template: one PGlite folder, created and
+ * migrated once (initdb and the migrations cost seconds a folder), which tests copy for an empty
+ * embedded database (embeddedFolder() in databases.ts).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+import { openStore } from "@/lib/store";
 
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -22,7 +28,11 @@ export default async function setup(project: TestProject) {
   url.pathname = `/${name}`;
   project.provide("serverUrl", url.toString());
   project.provide("serverAdminUrl", base);
+  const template = mkdtempSync(join(tmpdir(), "backtrack-template-"));
+  await (await openStore({ url: `pglite:${template}` })).close();
+  project.provide("embeddedTemplate", template);
   return async () => {
+    rmSync(template, { recursive: true, force: true });
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   };
@@ -32,5 +42,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     serverUrl: string;
     serverAdminUrl: string;
+    /** An embedded database folder, migrated and closed: copy it, never open it. */
+    embeddedTemplate: string;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * `backtrack recover`, `approve` and `answer` as real processes against a server database
- * holding the recovery demo runs (written by the real loop) and a crashed run.
+ * `backtrack recover`, `approve` and `answer` against a server database holding the recovery demo
+ * runs (written by the real loop) and a crashed run. The first recover is a real process (another
+ * process than the one that crashed); the other commands run `main(argv)` in this process.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import { billingAgent } from "@/lib/demo/agents";
 import { RECOVERY_RUNS } from "@/lib/demo/recovery-runs";
 import { crashAt, SimulatedCrashError } from "@/lib/journal/faults";
 import { openStore, type PostgresStore } from "@/lib/store";
+import { runMain } from "../helpers/cli";
 import { freshServerDatabase } from "../helpers/databases";
 
 interface Ran {
@@ -22,6 +24,10 @@ describe("backtrack recover, approve, answer, resolve", () => {
   let store: PostgresStore;
 
   function cli(...args: string[]): Promise<Ran> {
+    return runMain([...args, "--db", database.url]);
+  }
+
+  function spawnCli(...args: string[]): Promise<Ran> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ["bin/backtrack.mjs", ...args, "--db", database.url], { stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
@@ -50,7 +56,7 @@ describe("backtrack recover, approve, answer, resolve", () => {
   });
 
   it("recover drives the crashed run to completion, re-surfaces each pause, and prints a summary", async () => {
-    const ran = await cli("recover", "--lease-ttl", "5000");
+    const ran = await spawnCli("recover", "--lease-ttl", "5000");
     expect(ran.stderr).toBe("");
     expect(ran.code).toBe(0);
     const lines = ran.stdout.trim().split("\n");

@@ -9,7 +9,7 @@ import { tool } from "@/lib/agent/tool";
 import { wakeDue } from "@/lib/recovery/wake";
 import { openStore, type PostgresStore } from "@/lib/store";
 import { PostgresWaker } from "@/lib/store/postgres-waker";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase } from "../helpers/databases";
 import { plannedAgent } from "./agents";
 
 interface Place {
@@ -22,8 +22,8 @@ const PLACES: Array<{ name: string; make(): Promise<Place> }> = [
   {
     name: "pglite",
     make: async () => {
-      const folder = tempFolder();
-      return { name: "pglite", url: `pglite:${folder.path}`, remove: async () => folder.remove() };
+      const folder = embeddedFolder();
+      return { name: "pglite", url: folder.url, remove: async () => folder.remove() };
     },
   },
   {

@@ -1,7 +1,9 @@
 /**
- * The real CLI as a child process (`node bin/backtrack.mjs …`) on an embedded database (owned by
- * this test process, reached over its loopback) and on the server: `replay`, `replay --check`
- * exit codes, `--strip-memory`, `diff`, and models and agents from a backtrack.config.ts.
+ * The CLI on an embedded database and on the server: `replay`, `replay --check` exit codes,
+ * `--strip-memory`, `diff`, and models and agents from a backtrack.config.ts. Commands run as
+ * `main(argv)` in this process (tests/helpers/cli.ts); the real process (`node bin/backtrack.mjs`)
+ * is spawned where the process is the point: a check's exit code, the embedded database reached
+ * over its owner's loopback, and two processes replaying at once.
  */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -11,7 +13,8 @@ import type { HeaderPayload } from "@/lib/agent/payloads";
 import type { RunDiff } from "@/lib/inspect/diff";
 import { openStore } from "@/lib/store";
 import type { PostgresStore } from "@/lib/store/postgres-store";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { runMain } from "../helpers/cli";
+import { embeddedFolder, freshServerDatabase, tempFolder } from "../helpers/databases";
 import { writeDemoRuns } from "./helpers";
 
 const REPO = resolve(__dirname, "../..");
@@ -22,7 +25,13 @@ interface Outcome {
   stderr: string;
 }
 
+/** The CLI in this process, with the environment a spawned one gets below. */
 function cli(args: string[]): Promise<Outcome> {
+  return runMain(args, { BACKTRACK_CONFIG: undefined, DATABASE_URL: undefined });
+}
+
+/** The real CLI as a child process. */
+function spawnCli(args: string[]): Promise<Outcome> {
   const env = { ...process.env };
   delete env.BACKTRACK_CONFIG;
   delete env.DATABASE_URL;
@@ -38,7 +47,8 @@ const lib = (path: string) => JSON.stringify(join(REPO, path));
 
 /** The planner's research tool no longer delegates to a sub-agent: its recorded replay ends with another answer. */
 const PLANNER_WITHOUT_SUBAGENT = `
-import { Agent, tool, demoModel } from ${lib("lib/index.ts")};
+import { Agent, tool } from ${lib("lib/index.ts")};
+import { demoModel } from ${lib("lib/demo/index.ts")};
 import { researchTool } from ${lib("lib/demo/tools.ts")};
 const schema = researchTool(() => { throw new Error("unused"); }).input;
 export default {
@@ -51,7 +61,8 @@ export default {
 
 /** chargeCard now asks a sub-agent first: the recorded replay needs a model turn that was never recorded. */
 const BILLING_WITH_SUBAGENT = `
-import { Agent, tool, demoModel } from ${lib("lib/index.ts")};
+import { Agent, tool } from ${lib("lib/index.ts")};
+import { demoModel } from ${lib("lib/demo/index.ts")};
 import { chargeCard } from ${lib("lib/demo/tools.ts")};
 import { researcherAgent } from ${lib("lib/demo/agents.ts")};
 export default {
@@ -83,7 +94,7 @@ const acme = {
 export default { models: { "acme/scripted": acme } };`;
 
 describe("the CLI on an embedded database", () => {
-  const folder = tempFolder();
+  const folder = embeddedFolder();
   const configs = tempFolder("backtrack-config-");
   let store: PostgresStore;
   let db: string;
@@ -95,7 +106,7 @@ describe("the CLI on an embedded database", () => {
   };
 
   beforeAll(async () => {
-    db = `pglite:${join(folder.path, "db")}`;
+    db = folder.url;
     // A config is an ES module: a .ts one lives in a "type": "module" package (or is named .mts).
     writeFileSync(join(configs.path, "package.json"), JSON.stringify({ type: "module" }));
     store = await openStore({ url: db });
@@ -117,7 +128,8 @@ describe("the CLI on an embedded database", () => {
   });
 
   it("replay --check exits 1 when the replayed loop ends with a different final answer", async () => {
-    const outcome = await cli(["replay", "trip-42", "--check", "--config", config("planner", PLANNER_WITHOUT_SUBAGENT), "--db", db]);
+    // The real process: its exit code, and the embedded database reached through this process, its owner.
+    const outcome = await spawnCli(["replay", "trip-42", "--check", "--config", config("planner", PLANNER_WITHOUT_SUBAGENT), "--db", db]);
     expect(outcome.code).toBe(1);
     expect(outcome.stdout).toContain("check FAILED");
     expect(outcome.stdout).toContain("reason: the replay ended with a different final answer");
@@ -212,7 +224,7 @@ describe("the CLI on the server", () => {
   });
 
   it("gives two processes replaying the same run at once two different ids", async () => {
-    const outcomes = await Promise.all([1, 2].map(() => cli(["replay", "order-123", "--model", "demo/v2", "--json", "--db", database.url])));
+    const outcomes = await Promise.all([1, 2].map(() => spawnCli(["replay", "order-123", "--model", "demo/v2", "--json", "--db", database.url])));
     const ids = outcomes.map((outcome) => (JSON.parse(outcome.stdout) as { newRunId: string }).newRunId);
     expect(new Set(ids).size).toBe(2);
     for (const id of ids) expect(id).toMatch(/^order-123~replay-\d+$/);

@@ -3,32 +3,19 @@
  * in-process on PGlite and the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "@/lib/cli/main";
 import { writeDemoSessions } from "@/lib/demo/ticket-booking";
 import { MemStore } from "@/lib/journal/memory-store";
 import type { SessionView } from "@/lib/sessions";
 import { openStore } from "@/lib/store";
+import { runMain } from "../helpers/cli";
 import { SESSION_DATABASES } from "./databases";
 
-/** Runs the CLI in this process and returns its exit code and what it printed. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await main(argv);
-    return { code, stdout: out.join(""), stderr: err.join("") };
-  } finally {
-    process.stdout.write = write.stdout;
-    process.stderr.write = write.stderr;
-    process.exitCode = undefined;
-  }
-}
+const cli = (...argv: string[]) => runMain(argv);
 
 describe.each(SESSION_DATABASES)("demo sessions and the command line: $name", { timeout: 120_000 }, (kind) => {
   let database: { url: string; remove: () => Promise<void> | void };
+  // Held open while the commands run: on PGlite each in-process command shares it instead of starting PGlite again.
+  let held: Awaited<ReturnType<typeof openStore>>;
 
   beforeAll(async () => {
     database = await kind.fresh();
@@ -38,8 +25,10 @@ describe.each(SESSION_DATABASES)("demo sessions and the command line: $name", { 
       await writeDemoSessions(store);
       await store.close();
     }
+    held = await openStore({ url: database.url });
   });
   afterAll(async () => {
+    await held.close();
     await database.remove();
   });
 

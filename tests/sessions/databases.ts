@@ -5,7 +5,7 @@
  */
 import { openDatabase, resolveDatabase, type SqlClient } from "@/lib/store";
 import { SessionService } from "@/lib/sessions";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase } from "../helpers/databases";
 
 export interface SessionDatabase {
   url: string;
@@ -52,8 +52,8 @@ export const SESSION_DATABASES: SessionDatabaseKind[] = [
   {
     name: "pglite",
     fresh: async () => {
-      const folder = tempFolder("backtrack-sessions-");
-      return { url: `pglite:${folder.path}`, remove: folder.remove };
+      const folder = embeddedFolder("backtrack-sessions-");
+      return { url: folder.url, remove: folder.remove };
     },
     async open() {
       const { url, remove } = await this.fresh();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DatabaseLockedError } from "@/lib/journal/errors";
 import { openStore } from "@/lib/store";
 import { startTs, type Child } from "../helpers/processes";
-import { tempFolder } from "../helpers/databases";
+import { embeddedFolder, tempFolder } from "../helpers/databases";
 
 const CHILD = "tests/fixtures/embedded-child.ts";
 const children: Child[] = [];
@@ -18,6 +18,7 @@ afterEach(() => {
 
 describe("embedded database shared by two processes", () => {
   it("serves a second process through the owner: both write, nothing is lost, seq stays dense", async () => {
+    // A brand-new folder: the owner creates the database and runs every migration.
     const folder = tempFolder();
     const owner = startTs(CHILD, [folder.path, "shared", "200", "hold"]);
     children.push(owner);
@@ -42,7 +43,7 @@ describe("embedded database shared by two processes", () => {
   });
 
   it("a second writing process joins through the owner rather than opening the data", async () => {
-    const folder = tempFolder();
+    const folder = embeddedFolder();
     const owner = startTs(CHILD, [folder.path, "a", "10", "hold"]);
     children.push(owner);
     await owner.waitFor(/^done$/);
@@ -62,7 +63,7 @@ describe("embedded database shared by two processes", () => {
   });
 
   it("refuses with a clear error when asked to own a folder another process holds", async () => {
-    const folder = tempFolder();
+    const folder = embeddedFolder();
     const owner = startTs(CHILD, [folder.path, "a", "1", "hold"]);
     children.push(owner);
     await owner.waitFor(/^done$/);

@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type PostgresStore } from "@/lib/store";
 import { agentNames } from "@/lib/store/agents";
-import { freshServerDatabase, tempFolder } from "../helpers/databases";
+import { embeddedFolder, freshServerDatabase } from "../helpers/databases";
 
 const kinds = [
   {
     name: "pglite",
     async open() {
-      const folder = tempFolder();
-      const store = await openStore({ url: `pglite:${folder.path}` });
+      const folder = embeddedFolder();
+      const store = await openStore({ url: folder.url });
       return { store, cleanup: async () => folder.remove() };
     },
   },
