@@ -7,6 +7,8 @@
  *   `Authorization: Bearer <token>`.
  * - Mutating calls (anything but GET/HEAD/OPTIONS) must come from this origin: a browser's
  *   cross-site POST is refused. BACKTRACK_READ_ONLY=1 refuses them all.
+ * - Privileged reads (`…/reveal`: one secret, unredacted) are treated like mutations: same origin
+ *   only, refused in read-only mode, and behind the token when one is set.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 
@@ -31,6 +33,14 @@ export interface RequestFacts {
 export type AccessDecision =
   | { allow: true }
   | { allow: false; status: 401 | 403; code: "unauthorized" | "cross_origin" | "read_only"; message: string; signIn?: string };
+
+/** Reading a secret unredacted ("Reveal"): a privileged read, refused in read-only mode and across origins. */
+const REVEAL_PATH = /^\/api\/.+\/reveal$/;
+export const REVEAL_READ_ONLY = "this inspector is read-only (BACKTRACK_READ_ONLY=1): redacted values cannot be revealed";
+
+export function isPrivilegedRead(pathname: string): boolean {
+  return REVEAL_PATH.test(pathname);
+}
 
 const PUBLIC_PATHS = ["/sign-in", "/api/sign-in", "/api/health", "/favicon.ico"];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -72,7 +82,8 @@ export function isSameOrigin(facts: Pick<RequestFacts, "host" | "origin" | "secF
 export function decide(facts: RequestFacts, settings: AccessSettings): AccessDecision {
   const isPublic = PUBLIC_PATHS.includes(facts.pathname) || facts.pathname.startsWith("/_next/");
   const mutating = !SAFE_METHODS.has(facts.method.toUpperCase());
-  if (mutating && !isSameOrigin(facts)) {
+  const privileged = isPrivilegedRead(facts.pathname);
+  if ((mutating || privileged) && !isSameOrigin(facts)) {
     return { allow: false, status: 403, code: "cross_origin", message: "this action is accepted only from the inspector's own pages" };
   }
   if (settings.token && !isPublic && !isSignedIn(facts, settings.token)) {
@@ -88,6 +99,7 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   if (mutating && settings.readOnly && facts.pathname !== "/api/sign-in") {
     return { allow: false, status: 403, code: "read_only", message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): replays, approvals, answers, recovery and imports are off" };
   }
+  if (privileged && settings.readOnly) return { allow: false, status: 403, code: "read_only", message: REVEAL_READ_ONLY };
   return { allow: true };
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
 import { runOutline } from "@/app/_server/outlines";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
@@ -58,7 +59,8 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
   return (
     <DiffView
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
-      initial={{
+      // Compared on the raw values above; redacted here, with distinct markers so that different secrets stay different.
+      initial={redacted({
         head,
         rows: packRows(rows),
         at,
@@ -70,7 +72,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
         runB,
         outlineA,
         outlineB,
-      }}
+      }, { distinct: true })}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
     />
   );

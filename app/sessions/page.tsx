@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionsEmpty } from "@/components/session-empty";
 import { SessionFilters } from "@/components/session-filters";
@@ -49,7 +50,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         )
       ) : (
         <>
-          <SessionTable sessions={sessions} filters={filters} />
+          <SessionTable sessions={redacted(sessions)} filters={filters} />
           <p className="list-footer muted">
             {sessions.length === SHOWN
               ? `The ${formatCount(SHOWN)} most recently updated sessions; filter by app or user to see others.`

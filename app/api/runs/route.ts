@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
@@ -17,7 +18,7 @@ export async function GET(request: Request) {
   try {
     const parsed = parseQuery(request, query);
     const store = await getStore();
-    return json(await store.runs(parsed));
+    return json(redacted(await store.runs(parsed)));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { SessionService } from "@/lib/sessions";
 
@@ -16,7 +17,7 @@ export async function GET(request: Request) {
   try {
     const parsed = parseQuery(request, query);
     const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
-    return json({ sessions });
+    return json(redacted({ sessions }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { cachedDiff } from "@/app/_server/diffs";
+import { diffQuery, diffWindow } from "@/app/_server/diff-window";
 import { errorResponse, json, parseQuery } from "@/app/_server/http";
 
 export const dynamic = "force-dynamic";
@@ -16,14 +17,17 @@ const query = z.object({
 });
 
 /**
- * GET /api/diff/entries?a=&b=&from=&limit=[&realign=1] → `{ entries, total }`: the RunDiff's
- * entries from index `from` (the diff page fetches the detail around its cursor a page at a time).
+ * GET /api/diff/entries?a=&b=&from=&limit=[&realign=1] → `{ entries, total, nextFrom, next }`: the
+ * RunDiff's entries from index `from`, secrets redacted, within the response budget (the diff page
+ * fetches the detail around its cursor a page at a time).
  */
 export async function GET(request: NextRequest) {
   try {
     const { a, b, realign, from, limit } = parseQuery(request, query);
-    const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
-    return json({ entries: diff.steps.slice(from, from + limit), total: diff.steps.length });
+    const aligned = realign === "1" || realign === "true";
+    const { diff } = await cachedDiff(a, b, aligned);
+    const { entries, nextFrom } = diffWindow(diff, from, limit);
+    return json({ entries, total: diff.steps.length, nextFrom, next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}` });
   } catch (error) {
     return errorResponse(error);
   }

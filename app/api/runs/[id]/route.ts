@@ -1,4 +1,5 @@
 import { errorResponse, json, notFound } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +8,7 @@ export async function GET(_request: Request, context: { params: Promise<{ id: st
   try {
     const { id } = await context.params;
     const run = await (await getStore()).run(id);
-    return run ? json({ run }) : notFound(`no run with id "${id}"`);
+    return run ? json({ run: redacted(run) }) : notFound(`no run with id "${id}"`);
   } catch (error) {
     return errorResponse(error);
   }

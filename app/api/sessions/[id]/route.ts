@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { SessionService, sessionView } from "@/lib/sessions";
 
@@ -15,7 +16,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
   try {
     const { id } = await context.params;
     const parsed = parseQuery(request, query);
-    return json(await sessionView(new SessionService((await getStore()).client), id, parsed.at));
+    return json(redacted(await sessionView(new SessionService((await getStore()).client), id, parsed.at)));
   } catch (error) {
     return errorResponse(error);
   }

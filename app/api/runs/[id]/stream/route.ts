@@ -1,5 +1,6 @@
 import { errorResponse, notFound } from "@/app/_server/http";
 import { changeStream } from "@/app/_server/live";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     return changeStream(
       request,
       (note) => note.runId === id,
-      async () => ({ run: await store.run(id) }),
+      async () => ({ run: redacted(await store.run(id)) }),
     );
   } catch (error) {
     return errorResponse(error);

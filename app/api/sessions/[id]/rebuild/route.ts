@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { errorResponse, json } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { BadInputError } from "@/lib/journal/errors";
 import { rebuildReport, SessionService } from "@/lib/sessions";
@@ -22,7 +23,7 @@ export async function GET(request: NextRequest, context: { params: Promise<{ id:
     if (!options.success) throw new BadInputError(options.error.issues.map((issue) => issue.message).join("; "));
     const parsed = idSchema.safeParse(id);
     if (!parsed.success) throw new BadInputError(`session id: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-    return json(await rebuildReport(new SessionService((await getStore()).client), parsed.data));
+    return json(redacted(await rebuildReport(new SessionService((await getStore()).client), parsed.data), { distinct: true }));
   } catch (error) {
     return errorResponse(error);
   }
