@@ -6,12 +6,15 @@ import { extendTimeline, timelineOf, type Timeline } from "@/lib/inspect/timelin
 import type { RunSummary } from "@/lib/journal/types";
 import { processWide, processWideStart } from "./process-wide";
 import { getStore } from "./store";
+import { giveWay } from "./windows";
 
 /** Timelines kept: building one for a 200,000-record run costs tens of milliseconds, extending it little. */
 const KEPT_TIMELINES = 8;
+const TIMELINE_SLICE = 20_000;
 
 export async function runOutline(runId: string, run?: RunSummary): Promise<OutlineEntry[] | undefined> {
-  const cache = await processWideStart("outlines", async () => new OutlineCache(await getStore()));
+  // Small pages: each page read is turned into outline entries in one stretch of the server's thread.
+  const cache = await processWideStart("outlines", async () => new OutlineCache(await getStore(), { pageSize: 1_000 }));
   return cache.outline(runId, run);
 }
 
@@ -19,11 +22,28 @@ export async function runOutline(runId: string, run?: RunSummary): Promise<Outli
 export async function runTimeline(runId: string, run?: RunSummary): Promise<Timeline | undefined> {
   const entries = await runOutline(runId, run);
   if (!entries) return undefined;
-  const kept = processWide("timelines", () => new Map<string, Timeline>());
-  const previous = kept.get(runId);
-  const timeline = previous && previous.entries.length <= entries.length ? extendTimeline(previous, entries.slice(previous.entries.length)) : timelineOf(entries);
+  const kept = processWide("timelines", () => new Map<string, Promise<Timeline>>());
+  const previous = await kept.get(runId)?.catch(() => undefined);
+  if (previous && previous.entries.length >= entries.length) return previous;
+  // Concurrent requests share one build; a failed one is not kept.
+  const building = extendInSlices(previous && previous.entries.length <= entries.length ? previous : timelineOf([]), entries);
   kept.delete(runId);
-  kept.set(runId, timeline);
+  kept.set(runId, building);
+  building.catch(() => kept.get(runId) === building && kept.delete(runId));
   while (kept.size > KEPT_TIMELINES) kept.delete(kept.keys().next().value as string);
+  return building;
+}
+
+/** `timeline` extended through `entries`, a slice at a time, giving way between slices (200,000 entries are a long stretch of work). */
+async function extendInSlices(start: Timeline, entries: readonly OutlineEntry[]): Promise<Timeline> {
+  let timeline = start;
+  while (timeline.entries.length < entries.length) {
+    const from = timeline.entries.length;
+    const next = extendTimeline(timeline, entries.slice(from, from + TIMELINE_SLICE));
+    // extendTimeline stops at a gap in the seqs: what it has is all there is.
+    if (next.entries.length === from) break;
+    timeline = next;
+    if (timeline.entries.length < entries.length) await giveWay();
+  }
   return timeline;
 }

@@ -34,12 +34,11 @@ export async function recordsWithin(store: Pick<Journal, "history">, runId: stri
 }
 
 /**
- * The newest of `steps` (ascending seqs), at most `limit` of them, secrets redacted, read from the
- * newest down in chunks and stopping before the one that would pass `budget` bytes. A tool result
- * counts twice: the state window lists it in the conversation and among the tool results.
+ * The records at `wanted` (ascending seqs), secrets redacted, read from the newest down in chunks
+ * and stopping before the one that would pass `budget` bytes. A tool result counts twice: the state
+ * window lists it in the conversation and among the tool results.
  */
-export async function newestWithin(store: Pick<Journal, "history">, runId: string, steps: readonly number[], limit: number, budget = RESPONSE_BUDGET_BYTES): Promise<JournalRecord[]> {
-  const wanted = steps.slice(Math.max(0, steps.length - limit));
+export async function newestWithin(store: Pick<Journal, "history">, runId: string, wanted: readonly number[], budget = RESPONSE_BUDGET_BYTES): Promise<JournalRecord[]> {
   const taken: JournalRecord[] = [];
   let used = 0;
   let index = wanted.length - 1;
@@ -58,4 +57,26 @@ export async function newestWithin(store: Pick<Journal, "history">, runId: strin
     }
   }
   return taken;
+}
+
+/** Gives way to other requests: the rest runs in a later macrotask. */
+export function giveWay(): Promise<void> {
+  return new Promise((resume) => setImmediate(resume));
+}
+
+/** Records read per query by wholeHistory: small enough that turning one page into records is short. */
+const WHOLE_PAGE = 2_000;
+
+/**
+ * A run's whole history, read a page at a time and giving way between pages, so that reading a
+ * 200,000-record run does not hold the server's one thread for long at a stretch.
+ */
+export async function wholeHistory(store: Pick<Journal, "history">, runId: string): Promise<JournalRecord[]> {
+  const records: JournalRecord[] = [];
+  for (;;) {
+    const page = await store.history(runId, { from: records.length, limit: WHOLE_PAGE });
+    for (const record of page) records.push(record);
+    if (page.length < WHOLE_PAGE) return records;
+    await giveWay();
+  }
 }

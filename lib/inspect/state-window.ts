@@ -29,10 +29,23 @@ export interface StateWindow extends StepSummary {
   };
 }
 
-/** The conversation steps a window may hold: those at or before `at` and below `before`, ascending. */
-export function windowSteps(timeline: Timeline, at: number, before: number): number[] {
-  const bound = Math.min(at, before - 1);
-  return timeline.conversationSteps.slice(0, countThrough(timeline.conversationSteps, bound));
+/** The newest `limit` conversation steps a window may hold (at or before `at`, below `before`), ascending. */
+export function windowSteps(timeline: Timeline, at: number, before: number, limit: number): number[] {
+  const end = countThrough(timeline.conversationSteps, Math.min(at, before - 1));
+  return timeline.conversationSteps.slice(Math.max(0, end - limit), end);
+}
+
+/** Each timeline's sub-agent starts ([step, run id]), found once: a timeline never changes (extending makes a new one). */
+const childStarts = new WeakMap<Timeline, Array<[number, string]>>();
+
+function childRunIdsThrough(timeline: Timeline, at: number): string[] {
+  let starts = childStarts.get(timeline);
+  if (!starts) {
+    starts = [];
+    for (const entry of timeline.entries) if (entry.childRunId !== undefined) starts.push([entry.seq, entry.childRunId]);
+    childStarts.set(timeline, starts);
+  }
+  return starts.filter(([step]) => step <= at).map(([, runId]) => runId);
 }
 
 /**
@@ -43,19 +56,14 @@ export function stateWindow(timeline: Timeline, at: number, run: RunFacts | null
   const summary = summaryAt(timeline, at, run);
   const records = [...input.records].sort((left, right) => left.seq - right.seq);
   const from = records[0]?.seq ?? null;
-  const eligible = windowSteps(timeline, summary.at, input.before);
-  const older = from === null ? 0 : countThrough(eligible, from - 1);
-  const childRunIds: string[] = [];
-  for (let step = 0; step <= summary.at && step < timeline.entries.length; step += 1) {
-    const child = timeline.entries[step]!.childRunId;
-    if (child !== undefined) childRunIds.push(child);
-  }
+  // The window's records are the newest eligible ones: any conversation step below the first is older.
+  const older = from === null ? 0 : countThrough(timeline.conversationSteps, from - 1);
   return {
     ...summary,
     record: input.record,
     conversation: records.flatMap(conversationItems),
     toolResults: records.filter((record) => record.kind === "tool_result").map(toolResultOf),
-    childRunIds,
+    childRunIds: childRunIdsThrough(timeline, summary.at),
     window: {
       from,
       before: input.before,

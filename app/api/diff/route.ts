@@ -10,7 +10,7 @@ const query = z.object({
   b: z.string().min(1).max(256),
   realign: z.enum(["0", "1", "true", "false"]).optional(),
   from: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 /**

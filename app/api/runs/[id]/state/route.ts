@@ -31,7 +31,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     if (!timeline) return notFound(`no run with id "${id}"`);
     const at = clampStep(parsed.at ?? run.lastSeq, Math.min(run.lastSeq, timeline.entries.length - 1));
     const before = Math.min(parsed.before ?? at + 1, at + 1);
-    const [records, [record]] = await Promise.all([newestWithin(store, id, windowSteps(timeline, at, before), parsed.limit), store.history(id, { from: at, limit: 1 })]);
+    const [records, [record]] = await Promise.all([newestWithin(store, id, windowSteps(timeline, at, before, parsed.limit)), store.history(id, { from: at, limit: 1 })]);
     const state = stateWindow(timeline, at, run, { record: record && redacted(record), records, before });
     const { nextBefore } = state.window;
     const next = nextBefore === null ? null : `/api/runs/${encodeURIComponent(id)}/state?at=${state.at}&before=${nextBefore}&limit=${parsed.limit}`;
