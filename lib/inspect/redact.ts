@@ -73,8 +73,8 @@ const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
 const PARAMETER = /([A-Za-z][A-Za-z0-9_.-]{0,63})=([^&\s#"'<>;,]+)/g;
 /** `"name": "value"` in JSON text held in a string (a tool's raw output, a logged request). */
 const JSON_MEMBER = /"([^"\\]{1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
-/** `scheme://user:password@host`. */
-const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)([^\s/@]+)(@)/gi;
+/** `scheme://user:password@host`. Every part is bounded: a hostile string must not make matching quadratic. */
+const USER_INFO = /\b([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/:@]{1,256}:)([^\s/@]{1,256})(@)/gi;
 
 function looksLikeCredential(token: string): boolean {
   return /[0-9\-._~+/=]/.test(token) || (/[a-z]/.test(token) && /[A-Z]/.test(token) && token.length >= 16);
