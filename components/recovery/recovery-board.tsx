@@ -35,9 +35,12 @@ function Lease({ lease }: { lease: BoardEntry["lease"] }) {
   );
 }
 
-export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; readOnly: boolean }) {
+/**
+ * The board's unfinished runs, refetched on every live change (polled while the stream is down),
+ * and the last action taken on it; `acted` records an action and refreshes the list.
+ */
+function useRecoveryBoard(initial: BoardEntry[]) {
   const client = useQueryClient();
-  const [by, setBy] = useState("inspector");
   const live = useLiveChanges("/api/stream", () => void client.invalidateQueries({ queryKey: BOARD_KEY }));
   const board = useQuery({
     queryKey: BOARD_KEY,
@@ -46,13 +49,51 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
     staleTime: 0,
     refetchInterval: live.connected ? false : POLL_MS,
   });
-  const runs = board.data;
   const refresh = () => void client.invalidateQueries({ queryKey: BOARD_KEY });
   const [last, setLast] = useState<ActionResult | null>(null);
   const acted = (result: ActionResult) => {
     setLast(result);
     refresh();
   };
+  return { runs: board.data, error: board.error, refresh, last, acted };
+}
+
+/** One unfinished run, and the decision it waits for when it is the run that paused (not a parent). */
+function BoardRow({ run, readOnly, by, onDone }: { run: BoardEntry; readOnly: boolean; by: string; onDone: (result: ActionResult) => void }) {
+  const ownPause = run.pause?.runId === run.runId;
+  return (
+    <tr data-run={run.runId}>
+      <td>
+        <Link className="mono" href={runHref(run.runId)}>
+          {run.runId}
+        </Link>
+        <br />
+        <span className="muted">
+          {run.agent ?? "—"}
+          {run.parentRunId ? ` · sub-agent of ${run.parentRunId}` : ""}
+        </span>
+      </td>
+      <td>
+        <span className={`status status-${run.status}`}>{run.status}</span>
+      </td>
+      <td>{run.waiting.text}</td>
+      <td>
+        <Lease lease={run.lease} />
+      </td>
+      {readOnly ? null : (
+        <td>
+          {run.waiting.action === "decide" && ownPause ? <DecisionButtons runId={run.runId} by={by} onDone={onDone} /> : null}
+          {run.waiting.action === "answer" && ownPause ? <AnswerForm runId={run.runId} by={by} onDone={onDone} /> : null}
+          {run.waiting.action === "resolve" && ownPause ? <ResolveForm runId={run.runId} by={by} onDone={onDone} /> : null}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; readOnly: boolean }) {
+  const [by, setBy] = useState("inspector");
+  const { runs, error, refresh, last, acted } = useRecoveryBoard(initial);
 
   return (
     <>
@@ -79,7 +120,7 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
           {last.resume ? <ResumeProgress key={last.resume.jobId} jobId={last.resume.jobId} runId={last.resume.runId} onDone={refresh} /> : null}
         </>
       ) : null}
-      {board.error ? <p className="error-box">Could not refresh the list: {board.error.message}</p> : null}
+      {error ? <p className="error-box">Could not refresh the list: {error.message}</p> : null}
       {runs.length === 0 ? (
         <p className="empty">Nothing to recover: every run is complete.</p>
       ) : (
@@ -95,32 +136,7 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
           </thead>
           <tbody>
             {runs.map((run) => (
-              <tr key={run.runId} data-run={run.runId}>
-                <td>
-                  <Link className="mono" href={runHref(run.runId)}>
-                    {run.runId}
-                  </Link>
-                  <br />
-                  <span className="muted">
-                    {run.agent ?? "—"}
-                    {run.parentRunId ? ` · sub-agent of ${run.parentRunId}` : ""}
-                  </span>
-                </td>
-                <td>
-                  <span className={`status status-${run.status}`}>{run.status}</span>
-                </td>
-                <td>{run.waiting.text}</td>
-                <td>
-                  <Lease lease={run.lease} />
-                </td>
-                {readOnly ? null : (
-                  <td>
-                    {run.waiting.action === "decide" && run.pause?.runId === run.runId ? <DecisionButtons runId={run.runId} by={by} onDone={acted} /> : null}
-                    {run.waiting.action === "answer" && run.pause?.runId === run.runId ? <AnswerForm runId={run.runId} by={by} onDone={acted} /> : null}
-                    {run.waiting.action === "resolve" && run.pause?.runId === run.runId ? <ResolveForm runId={run.runId} by={by} onDone={acted} /> : null}
-                  </td>
-                )}
-              </tr>
+              <BoardRow key={run.runId} run={run} readOnly={readOnly} by={by} onDone={acted} />
             ))}
           </tbody>
         </table>

@@ -252,7 +252,7 @@ export function toolResultOf(record: JournalRecord): ToolResultSoFar {
   };
 }
 
-export interface StepState extends StepSummary {
+interface StepState extends StepSummary {
   record: JournalRecord | undefined;
   conversation: ConversationItem[];
   toolResults: ToolResultSoFar[];

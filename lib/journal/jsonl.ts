@@ -4,14 +4,14 @@
  * names the line and what is wrong, and imports nothing.
  */
 import { z } from "zod";
-import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload } from "./base";
+import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload, MAX_ID_LENGTH, MAX_NAME_LENGTH } from "./base";
 import { InvalidRecordError } from "./errors";
 import type { JournalRecord, RecordKind } from "./types";
 
 const recordLine = z.object({
-  runId: z.string().min(1).max(256),
+  runId: z.string().min(1).max(MAX_ID_LENGTH),
   seq: z.number().int().min(0),
-  name: z.string().min(1).max(512),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
   // Unknown kinds are kept (shown as unknown), but a kind must look like one.
   kind: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, "a kind is a lower-case identifier"),
   payload: z.unknown(),
@@ -22,7 +22,7 @@ export function toJsonl(records: readonly JournalRecord[]): string {
   return records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : "");
 }
 
-export interface ParsedImport {
+interface ParsedImport {
   /** Records grouped by run, each run's records in seq order. */
   runs: Map<string, Array<{ runId: string; name: string; kind: RecordKind; payload: unknown }>>;
   count: number;

@@ -4,6 +4,7 @@
  * their state and diff well over 5 MB unpaged) on a fresh PostgreSQL database; the handlers run
  * for real.
  */
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Journal } from "@/lib/journal/ports";
 import { freshServerDatabase } from "../helpers/databases";
@@ -25,7 +26,8 @@ async function writeLargeRun(store: Journal, runId: string, flavour: string): Pr
 
 type Params<T> = { params: Promise<T> };
 const params = <T,>(value: T): Params<T> => ({ params: Promise.resolve(value) });
-const get = (path: string) => new Request(`http://127.0.0.1${path}`);
+const none = params({});
+const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`);
 
 async function body<T>(response: Response, where: string): Promise<T> {
   const text = await response.text();
@@ -90,20 +92,20 @@ describe("bounded responses", () => {
   it("diff and diff entries: each answer fits, and next reaches every entry", async () => {
     const diff = await import("@/app/api/diff/route");
     const entries = await import("@/app/api/diff/entries/route");
-    const head: { steps: Array<{ index: number }>; stepsTotal: number; next: string | null; divergentAt: number | null } = await body(await diff.GET(get("/api/diff?a=big-a&b=big-b")), "/api/diff");
+    const head: { steps: Array<{ index: number }>; stepsTotal: number; next: string | null; divergentAt: number | null } = await body(await diff.GET(get("/api/diff?a=big-a&b=big-b"), none), "/api/diff");
     expect(head.divergentAt).toBe(0);
     expect(head.stepsTotal).toBe(2 * TURNS);
     const indexes = head.steps.map((step) => step.index);
     expect(head.next).not.toBeNull();
     let path: string | null = head.next;
     for (let round = 0; path !== null && round < 100; round += 1) {
-      const page: { entries: Array<{ index: number }>; next: string | null } = await body(await entries.GET(get(path) as never), path);
+      const page: { entries: Array<{ index: number }>; next: string | null } = await body(await entries.GET(get(path), none), path);
       indexes.push(...page.entries.map((entry) => entry.index));
       path = page.next;
     }
     expect(indexes).toEqual(Array.from({ length: 2 * TURNS }, (_, index) => index));
     // The diff page's own request (100 entries) is bounded too.
-    await body(await entries.GET(get("/api/diff/entries?a=big-a&b=big-b&from=0&limit=100") as never), "/api/diff/entries");
+    await body(await entries.GET(get("/api/diff/entries?a=big-a&b=big-b&from=0&limit=100"), none), "/api/diff/entries");
   });
 
   it("outline: fits, and reaches every record", async () => {

@@ -4,6 +4,7 @@
  * carries recorded data passes through it, "Reveal" reads one raw value, and a diff tells two
  * different secrets apart. The handlers run for real over a fresh PostgreSQL database.
  */
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { distinctMarkers, maskSecretText, REDACTED, redactSecrets, secretKeyMatcher, valueAtPointer } from "@/lib/inspect/redact";
 import { freshServerDatabase } from "../helpers/databases";
@@ -89,7 +90,8 @@ describe("redactSecrets", () => {
 
 type Params<T> = { params: Promise<T> };
 const params = <T,>(value: T): Params<T> => ({ params: Promise.resolve(value) });
-const get = (path: string) => new Request(`http://127.0.0.1${path}`);
+const none = params({});
+const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`);
 
 describe("API answers carry no secret", () => {
   let drop: () => Promise<void>;
@@ -131,12 +133,12 @@ describe("API answers carry no secret", () => {
       ["state", await state.GET(get("/api/runs/secret-a/state"), id)],
       ["state at 1", await state.GET(get("/api/runs/secret-a/state?at=1"), id)],
       ["run", await run.GET(get("/api/runs/secret-a"), id)],
-      ["runs", await runs.GET(get("/api/runs"))],
+      ["runs", await runs.GET(get("/api/runs"), none)],
       ["outline", await outline.GET(get("/api/runs/secret-a/outline"), id)],
       ["mermaid", await mermaid.GET(get("/api/runs/secret-a/mermaid"), id)],
       ["mermaid at", await mermaid.GET(get("/api/runs/secret-a/mermaid?at=3"), id)],
-      ["diff", await diff.GET(get("/api/diff?a=secret-a&b=secret-b"))],
-      ["diff entries", await entries.GET(get("/api/diff/entries?a=secret-a&b=secret-b") as never)],
+      ["diff", await diff.GET(get("/api/diff?a=secret-a&b=secret-b"), none)],
+      ["diff entries", await entries.GET(get("/api/diff/entries?a=secret-a&b=secret-b"), none)],
     ];
     return Promise.all(responses.map(async ([name, response]) => [name, `${response.status} ${await response.text()}`] as [string, string]));
   }
@@ -152,7 +154,7 @@ describe("API answers carry no secret", () => {
 
   it("a diff keeps two different secrets apart after redaction", async () => {
     const diff = await import("@/app/api/diff/route");
-    const body = (await (await diff.GET(get("/api/diff?a=secret-a&b=secret-b"))).json()) as { steps: Array<{ status: string; detail: { outputA?: { token: string }; outputB?: { token: string } } }>; divergentAt: number | null };
+    const body = (await (await diff.GET(get("/api/diff?a=secret-a&b=secret-b"), none)).json()) as { steps: Array<{ status: string; detail: { outputA?: { token: string }; outputB?: { token: string } } }>; divergentAt: number | null };
     expect(body.divergentAt).toBe(0);
     const tool = body.steps.find((step) => step.detail.outputA !== undefined)!;
     expect(tool.status).toBe("changed");

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { cachedDiff } from "@/app/_server/diffs";
 import { diffQuery, diffWindow } from "@/app/_server/diff-window";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
+import { wholeNumber } from "@/app/_server/url-input";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,7 @@ const query = z.object({
   a: z.string().min(1).max(256),
   b: z.string().min(1).max(256),
   realign: z.enum(["0", "1", "true", "false"]).optional(),
-  from: z.coerce.number().int().min(0).default(0),
+  from: wholeNumber(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
@@ -18,22 +19,18 @@ const query = z.object({
  * unknown) with a window of its entries in `steps`: `limit` from `from`, within the response
  * budget. `stepsFrom`, `stepsTotal`, `nextFrom` and `next` (an /api/diff/entries link) page the rest.
  */
-export async function GET(request: Request) {
-  try {
-    const { a, b, realign, from, limit } = parseQuery(request, query);
-    const aligned = realign === "1" || realign === "true";
-    const { diff } = await cachedDiff(a, b, aligned);
-    const { entries, nextFrom } = diffWindow(diff, from, limit);
-    const { steps: _steps, ...head } = diff;
-    return json({
-      ...head,
-      steps: entries,
-      stepsFrom: from,
-      stepsTotal: diff.steps.length,
-      nextFrom,
-      next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}`,
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const { a, b, realign, from, limit } = parseQuery(request, query);
+  const aligned = realign === "1" || realign === "true";
+  const { diff } = await cachedDiff(a, b, aligned);
+  const { entries, nextFrom } = diffWindow(diff, from, limit);
+  const { steps: _steps, ...head } = diff;
+  return json({
+    ...head,
+    steps: entries,
+    stepsFrom: from,
+    stepsTotal: diff.steps.length,
+    nextFrom,
+    next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}`,
+  });
+});

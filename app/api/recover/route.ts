@@ -1,15 +1,11 @@
-import { errorResponse, json } from "@/app/_server/http";
+import { json, route } from "@/app/_server/http";
 import { jobRunner } from "@/app/_server/jobs";
 import { RECOVER_JOB } from "@/lib/jobs/kinds";
 
 export const dynamic = "force-dynamic";
 
 /** POST /api/recover → 202 { jobId }: a recovery pass over every unfinished run, as a background job. */
-export async function POST() {
-  try {
-    const job = await (await jobRunner()).submit(RECOVER_JOB, {});
-    return json({ jobId: job.jobId }, 202);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route(async () => {
+  const job = await (await jobRunner()).submit(RECOVER_JOB, {});
+  return json({ jobId: job.jobId }, 202);
+});

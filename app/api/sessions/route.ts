@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
 import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { SessionService } from "@/lib/sessions";
@@ -13,12 +13,8 @@ const query = z.object({
 });
 
 /** GET /api/sessions?app=&user=&limit= → `{ sessions: SessionSummary[] }`, most recently updated first. */
-export async function GET(request: Request) {
-  try {
-    const parsed = parseQuery(request, query);
-    const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
-    return json(redacted({ sessions }));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const parsed = parseQuery(request, query);
+  const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
+  return json(redacted({ sessions }));
+});
