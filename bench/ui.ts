@@ -68,7 +68,7 @@ interface Marks {
   chart?: number;
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the inspector exited with ${child.exitCode}`);

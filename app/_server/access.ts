@@ -10,6 +10,8 @@
  * - Every request, static files included, must name an allowed Host (hosts.ts): 403 otherwise.
  * - Wrong Bearer tokens count against the client's attempts (attempts.ts): 429 past the limit.
  * - Tokens and cookies are compared as fixed-length HMACs (lib/store/same-secret.ts).
+ * - Privileged reads (`…/reveal`: one secret, unredacted) are treated like mutations: same origin
+ *   only, refused in read-only mode, and behind the token when one is set.
  */
 import { sameSecret } from "@/lib/store/same-secret";
 import type { AttemptLimiter } from "./attempts";
@@ -51,6 +53,15 @@ export type AccessDecision = { allow: true } | AccessDenial;
 
 // The icon and the link-preview card (public/) hold nothing of the journal: the sign-in page shows them too.
 const PUBLIC_PATHS = ["/sign-in", "/api/sign-in", "/api/health", "/favicon.ico", "/icon.svg", "/og.png"];
+
+/** Reading a secret unredacted ("Reveal"): a privileged read, refused in read-only mode and across origins. */
+const REVEAL_PATH = /^\/api\/.+\/reveal$/;
+export const REVEAL_READ_ONLY = "this inspector is read-only (BACKTRACK_READ_ONLY=1): redacted values cannot be revealed";
+
+export function isPrivilegedRead(pathname: string): boolean {
+  return REVEAL_PATH.test(pathname);
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Where signing in leads when `next` is missing or not a page of this site. */
 export const DEFAULT_NEXT = "/runs";
@@ -110,8 +121,9 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   }
   const isPublic = PUBLIC_PATHS.includes(facts.pathname) || facts.pathname.startsWith("/_next/");
   const mutating = !SAFE_METHODS.has(facts.method.toUpperCase());
+  const privileged = isPrivilegedRead(facts.pathname);
   // Against the Host as its rule matched it (lower case), as browsers write Origin.
-  if (mutating && !isSameOrigin({ ...facts, host })) {
+  if ((mutating || privileged) && !isSameOrigin({ ...facts, host })) {
     return { allow: false, status: 403, code: "cross_origin", message: "this action is accepted only from the inspector's own pages" };
   }
   if (settings.token && !isPublic) {
@@ -121,6 +133,7 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   if (mutating && settings.readOnly && facts.pathname !== "/api/sign-in") {
     return { allow: false, status: 403, code: "read_only", message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): replays, approvals, answers, recovery and imports are off" };
   }
+  if (privileged && settings.readOnly) return { allow: false, status: 403, code: "read_only", message: REVEAL_READ_ONLY };
   return { allow: true };
 }
 

@@ -8,9 +8,10 @@ import "server-only";
 import type { RunDiff } from "@/lib/inspect/diff";
 import { RunNotFoundError } from "@/lib/journal/errors";
 import type { RunSummary } from "@/lib/journal/types";
-import { diffRecords } from "@/lib/inspect/diff";
+import { diffRecordsInSlices } from "@/lib/inspect/diff";
 import { processWide } from "./process-wide";
 import { getStore } from "./store";
+import { giveWay, wholeHistory } from "./windows";
 
 const KEPT = 4;
 
@@ -36,7 +37,8 @@ export async function cachedDiff(a: string, b: string, realign: boolean): Promis
   const version = `${runA.lastSeq}:${runB.lastSeq}`;
   let entry = kept.get(key);
   if (!entry || entry.version !== version) {
-    const diff = Promise.all([store.history(a), store.history(b)]).then(([historyA, historyB]) => diffRecords(historyA, historyB, { a, b, realign }));
+    // Read in pages and compared in slices, giving way between them: the server keeps answering meanwhile.
+    const diff = Promise.all([wholeHistory(store, a), wholeHistory(store, b)]).then(([historyA, historyB]) => diffRecordsInSlices(historyA, historyB, { a, b, realign }, giveWay));
     entry = { version, diff };
     // A failed read is not kept: the next request tries again.
     diff.catch(() => {

@@ -14,6 +14,7 @@ import { json, notFound, route } from "./http";
 import { processWideStart } from "./process-wide";
 import { serverRegistry } from "./registry";
 import { getStore } from "./store";
+import { redacted } from "./redaction";
 
 function positive(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === "") return undefined;
@@ -46,6 +47,7 @@ export function jobStatus(kind?: string) {
   return route<{ jobId: string }>(async (_request, { jobId }) => {
     const job = await (await jobRunner()).get(jobId);
     if (!job || (kind !== undefined && job.kind !== kind)) return notFound(kind ? `no ${kind} job with id "${jobId}"` : `no job with id "${jobId}"`);
-    return json(jobView(job));
+    // A job's input and error can quote recorded values (an answer, a resolution's result).
+    return json(redacted(jobView(job)));
   });
 }

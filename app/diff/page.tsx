@@ -5,6 +5,7 @@ import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
 import { previewMetadata, serverSecretTest } from "@/app/_server/link-preview";
 import { runOutline } from "@/app/_server/outlines";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { idParam } from "@/app/_server/url-input";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
@@ -71,7 +72,8 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
   return (
     <DiffView
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
-      initial={{
+      // Compared on the raw values above; redacted here, with distinct markers so that different secrets stay different.
+      initial={redacted({
         head,
         rows: packRows(rows),
         at,
@@ -83,7 +85,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
         runB,
         outlineA,
         outlineB,
-      }}
+      }, { distinct: true })}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
     />
   );

@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { accessSettings } from "@/app/_server/access";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RecoveryBoard } from "@/components/recovery/recovery-board";
 import { recoveryPreview } from "@/lib/inspect/link-preview";
@@ -20,5 +21,5 @@ export default async function RecoveryPage() {
   await connection();
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
-  return <RecoveryBoard initial={await recoveryBoard(store)} readOnly={accessSettings().readOnly} />;
+  return <RecoveryBoard initial={redacted(await recoveryBoard(store))} readOnly={accessSettings().readOnly} />;
 }

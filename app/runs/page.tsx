@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageFilters } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RUNS_PAGE } from "@/components/page-sizes";
 import { RunsList } from "@/components/runs/runs-list";
@@ -20,5 +21,5 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     store.runs({ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, limit: RUNS_PAGE }),
     agentNames(store.client),
   ]);
-  return <RunsList initial={{ filters, page }} agents={agents} database={{ kind: store.client.kind, target: store.client.target }} />;
+  return <RunsList initial={{ filters, page: redacted(page) }} agents={agents} database={{ kind: store.client.kind, target: store.client.target }} />;
 }

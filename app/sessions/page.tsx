@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { HelpLine } from "@/components/help-popover";
 import { SessionsEmpty } from "@/components/session-empty";
@@ -66,7 +67,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         )
       ) : (
         <>
-          <SessionTable sessions={sessions} filters={filters} />
+          <SessionTable sessions={redacted(sessions)} filters={filters} />
           <p className="list-footer muted">
             {sessions.length === SHOWN
               ? `The ${formatCount(SHOWN)} most recently updated sessions; filter by app or user to see others.`

@@ -6,6 +6,7 @@
  * nodes, from its outline (shipped with the page for a small run, fetched after first content for
  * a large one). Records never change once written, so nothing here is refetched.
  */
+import { fetchOutline } from "../run/outline-pages";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { DiffEntry } from "@/lib/inspect/diff";
@@ -30,10 +31,18 @@ function entriesKey(source: DiffSource, page: number) {
   return ["diff-entries", source.a, source.b, source.realign, page] as const;
 }
 
-function fetchEntries(source: DiffSource, page: number): Promise<DiffEntry[]> {
-  const params = new URLSearchParams({ a: source.a, b: source.b, from: String(page * DIFF_PAGE), limit: String(DIFF_PAGE) });
-  if (source.realign) params.set("realign", "1");
-  return getJson<{ entries: DiffEntry[] }>(`/api/diff/entries?${params.toString()}`).then((body) => body.entries);
+/** A page of entries; the server may answer it in several parts (its response budget), read here until whole. */
+async function fetchEntries(source: DiffSource, page: number): Promise<DiffEntry[]> {
+  const end = (page + 1) * DIFF_PAGE;
+  const entries: DiffEntry[] = [];
+  for (let from: number | null = page * DIFF_PAGE; from !== null && from < end; ) {
+    const params: URLSearchParams = new URLSearchParams({ a: source.a, b: source.b, from: String(from), limit: String(end - from) });
+    if (source.realign) params.set("realign", "1");
+    const body: { entries: DiffEntry[]; nextFrom: number | null } = await getJson<{ entries: DiffEntry[]; nextFrom: number | null }>(`/api/diff/entries?${params.toString()}`);
+    entries.push(...body.entries);
+    from = body.entries.length > 0 ? body.nextFrom : null;
+  }
+  return entries;
 }
 
 export function prefetchEntries(client: QueryClient, source: DiffSource, page: number, total: number) {
@@ -59,7 +68,7 @@ export function useFlowTimeline(runId: string, inline: OutlineEntry[] | null): {
   const shipped = useMemo(() => (inline ? timelineOf(inline) : undefined), [inline]);
   const query = useQuery({
     queryKey: ["diff-timeline", runId],
-    queryFn: () => getJson<{ entries: OutlineEntry[] }>(`/api/runs/${encodeURIComponent(runId)}/outline?from=0`).then((body) => timelineOf(body.entries)),
+    queryFn: async () => timelineOf(await fetchOutline(runId, 0).then((body) => body.entries)),
     enabled: !shipped,
     staleTime: Infinity,
     structuralSharing: false,

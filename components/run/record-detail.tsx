@@ -8,7 +8,7 @@ import { useState } from "react";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import { formatTime } from "@/lib/inspect/view";
 import { isKnownKind, type JournalRecord } from "@/lib/journal/types";
-import { PayloadViewer } from "../payload-viewer";
+import { PayloadViewer, RevealProvider } from "../payload-viewer";
 import { RecordBody } from "./record-kinds";
 
 export function RecordDetail({ record, entry, at, loading, error }: { record: JournalRecord | undefined; entry: OutlineEntry | undefined; at: number; loading: boolean; error: Error | null }) {
@@ -22,10 +22,10 @@ export function RecordDetail({ record, entry, at, loading, error }: { record: Jo
         {record ? ` · ${formatTime(record.createdAt)}` : ""}
       </p>
       {record ? (
-        <>
+        <RevealProvider source={{ runId: record.runId, seq: record.seq }}>
           <RecordBody record={record} />
           {isKnownKind(record.kind) ? <RawPayload key={record.seq} payload={record.payload} /> : null}
-        </>
+        </RevealProvider>
       ) : error ? (
         <p className="error-box">The record could not be loaded: {error.message}</p>
       ) : (
@@ -41,7 +41,7 @@ function RawPayload({ payload }: { payload: unknown }) {
   return (
     <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Raw payload</summary>
-      {open ? <PayloadViewer value={payload} label="Raw payload" openDepth={1} /> : null}
+      {open ? <PayloadViewer value={payload} label="Raw payload" openDepth={1} pointer="" /> : null}
     </details>
   );
 }

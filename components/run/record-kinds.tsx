@@ -10,6 +10,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { AssistantMessage } from "@/lib/agent/messages";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, SignalPayload, ToolResultPayload, ValuePayload } from "@/lib/agent/payloads";
+import { isRedacted } from "@/lib/inspect/redact";
 import { conversationItems } from "@/lib/inspect/timeline";
 import { formatCount, formatDuration, formatTime } from "@/lib/inspect/view";
 import { RUN_COMPLETE } from "@/lib/journal/names";
@@ -39,6 +40,9 @@ function ToolCalls({ message }: { message: AssistantMessage | undefined }) {
   const record = { runId: "", seq: 0, name: "", kind: "model", payload: { message }, createdAt: "" };
   const item = conversationItems(record)[0];
   if (!item || item.role !== "assistant") return null;
+  // Where each call's arguments sit in the payload, for "Reveal": the k-th tool-call part of the content.
+  const parts = Array.isArray(message?.content) ? message.content : [];
+  const places = parts.flatMap((part, index) => (typeof part === "object" && part !== null && (part as { type?: unknown }).type === "tool-call" ? [index] : []));
   return (
     <>
       {item.text ? (
@@ -51,7 +55,7 @@ function ToolCalls({ message }: { message: AssistantMessage | undefined }) {
       {item.toolCalls.map((call, index) => (
         <div className="tool-call" key={`${call.toolCallId}-${index}`}>
           <strong>{call.toolName}</strong> <span className="muted mono">{call.toolCallId}</span>
-          <PayloadViewer value={call.args} label={`Arguments of ${call.toolName}`} />
+          <PayloadViewer value={call.args} label={`Arguments of ${call.toolName}`} pointer={places[index] === undefined ? undefined : `/message/content/${places[index]}/args`} />
         </div>
       ))}
     </>
@@ -80,7 +84,7 @@ function HeaderRecord({ record }: { record: JournalRecord }) {
         </>
       ) : null}
       <h3>Input</h3>
-      {typeof header.input === "string" ? <div className="message-text">{header.input}</div> : <PayloadViewer value={header.input ?? null} label="Input" />}
+      {typeof header.input === "string" && !isRedacted(header.input) ? <div className="message-text">{header.input}</div> : <PayloadViewer value={header.input ?? null} label="Input" pointer="/input" />}
     </>
   );
 }
@@ -112,7 +116,7 @@ function AttemptRecord({ record }: { record: JournalRecord }) {
       <p className="notice">Written before the tool ran: if no result follows, the outcome is unknown and a resume halts rather than run it twice.</p>
       <Facts rows={[["Call id", <span className="mono" key="id">{String(attempt.toolCallId ?? "—")}</span>], ["Idempotency key", <span className="mono" key="key">{String(attempt.idempotencyKey ?? "—")}</span>]]} />
       <h3>Arguments</h3>
-      <PayloadViewer value={attempt.args ?? null} label="Arguments" />
+      <PayloadViewer value={attempt.args ?? null} label="Arguments" pointer="/args" />
     </>
   );
 }
@@ -129,9 +133,9 @@ function ToolResultRecord({ record }: { record: JournalRecord }) {
       </h2>
       <Facts rows={[["Call id", <span className="mono" key="id">{String(result.toolCallId ?? "—")}</span>], ["Took", formatDuration(typeof result.durationMs === "number" ? result.durationMs : null)]]} />
       <h3>Arguments</h3>
-      <PayloadViewer value={result.args ?? null} label="Arguments" />
+      <PayloadViewer value={result.args ?? null} label="Arguments" pointer="/args" />
       <h3>{failed ? "Error" : "Result"}</h3>
-      <PayloadViewer value={result.result ?? null} label={failed ? "Error" : "Result"} />
+      <PayloadViewer value={result.result ?? null} label={failed ? "Error" : "Result"} pointer="/result" />
       {children.length > 0 ? (
         <>
           <h3>Sub-agent runs</h3>
@@ -168,7 +172,7 @@ function ValueRecord({ record }: { record: JournalRecord }) {
     <>
       <h2>{record.name === RUN_COMPLETE ? "Run complete" : `Step: ${String(value.step ?? record.name)}`}</h2>
       <h3>Value</h3>
-      <PayloadViewer value={value.value ?? null} label="Value" />
+      <PayloadViewer value={value.value ?? null} label="Value" pointer="/value" />
     </>
   );
 }
@@ -184,7 +188,7 @@ function SignalRecord({ record }: { record: JournalRecord }) {
           Started sub-agent run <Link href={runHref(signal.childRunId)}>{signal.childRunId}</Link> ({String(signal.agent ?? "?")}).
         </p>
       ) : null}
-      <PayloadViewer value={signal} label="Signal" />
+      <PayloadViewer value={signal} label="Signal" pointer="" />
     </>
   );
 }
@@ -195,7 +199,7 @@ function UnknownRecord({ record }: { record: JournalRecord }) {
     <div className="unknown-kind">
       <h2>Record of unknown kind “{record.kind}”</h2>
       <p className="notice">This version of Backtrack does not know this kind; the record is kept and shown as stored.</p>
-      <PayloadViewer value={record.payload} label="Payload" />
+      <PayloadViewer value={record.payload} label="Payload" pointer="" />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import type { OutlineEntry } from "@/lib/inspect/outline";
 import { extendTimeline, timelineOf, type Timeline } from "@/lib/inspect/timeline";
 import type { JournalRecord, RunSummary } from "@/lib/journal/types";
 import { useLiveChanges } from "../use-live";
+import { fetchOutline, fetchRecords } from "./outline-pages";
 
 import { RECORD_PAGE } from "../page-sizes";
 const POLL_MS = 5_000;
@@ -42,7 +43,7 @@ export function pageFill(page: number, lastSeq: number): number {
 }
 
 function fetchPage(runId: string, page: number) {
-  return getJson<{ records: JournalRecord[] }>(`${path(runId)}/records?from=${page * RECORD_PAGE}&limit=${RECORD_PAGE}`).then((body) => body.records);
+  return fetchRecords(runId, page * RECORD_PAGE, RECORD_PAGE);
 }
 
 export function prefetchPage(client: QueryClient, runId: string, page: number, lastSeq: number) {
@@ -79,7 +80,7 @@ export function useRunData(runId: string, initial: RunInitial) {
     queryFn: async (): Promise<Timeline> => {
       const current = client.getQueryData<Timeline>(["timeline", runId]);
       const from = current?.entries.length ?? 0;
-      const body = await getJson<{ run: RunSummary; entries: OutlineEntry[] }>(`${path(runId)}/outline?from=${from}`);
+      const body = await fetchOutline(runId, from);
       client.setQueryData(["run", runId], body.run);
       return current ? extendTimeline(current, body.entries) : timelineOf(body.entries);
     },

@@ -67,7 +67,36 @@ export function diffRecords(historyA: readonly JournalRecord[], historyB: readon
   let realigned: DiffEntry[] | undefined;
   let realign: RealignInfo | undefined;
   if (options.realign) ({ steps: realigned, info: realign } = realignTail(pointsA, pointsB, options.realignMaxEdits ?? REALIGN_MAX_EDITS));
-  const steps = realigned ?? diffPoints(pointsA, pointsB);
+  return assemble(historyA, historyB, options, pointsA.length, pointsB.length, realigned ?? diffPoints(pointsA, pointsB), realign);
+}
+
+/** Positions compared per slice by diffRecordsInSlices. */
+const SLICE = 5_000;
+
+/**
+ * diffRecords, giving way between slices of work (`pause`, for example a macrotask): a server that
+ * diffs two 200,000-record runs keeps answering its other requests meanwhile. The same RunDiff.
+ */
+export async function diffRecordsInSlices(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions, pause: () => Promise<void>): Promise<RunDiff> {
+  if (options.realign) return diffRecords(historyA, historyB, options);
+  const pointsA = pointsOf(historyA);
+  await pause();
+  const pointsB = pointsOf(historyB);
+  const steps: DiffEntry[] = [];
+  const length = Math.max(pointsA.length, pointsB.length);
+  for (let start = 0; start < length; start += SLICE) {
+    await pause();
+    const end = Math.min(length, start + SLICE);
+    for (let index = start; index < end; index += 1) {
+      const a = pointsA[index];
+      const b = pointsB[index];
+      steps.push(a && b ? compareAt(index, a, b) : a ? onlyIn(index, a, "A") : onlyIn(index, b as Point, "B"));
+    }
+  }
+  return assemble(historyA, historyB, options, pointsA.length, pointsB.length, steps, undefined);
+}
+
+function assemble(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions, pointsA: number, pointsB: number, steps: DiffEntry[], realign: RealignInfo | undefined): RunDiff {
   const { summary, divergentAt } = summarise(steps);
   return {
     a: options.a ?? historyA[0]?.runId ?? "",
@@ -76,8 +105,8 @@ export function diffRecords(historyA: readonly JournalRecord[], historyB: readon
     steps,
     summary,
     divergentAt,
-    pointsA: pointsA.length,
-    pointsB: pointsB.length,
+    pointsA,
+    pointsB,
     ...(realign ? { realign } : {}),
   };
 }

@@ -34,6 +34,8 @@ export interface OutlineEntry {
   failed?: boolean;
   /** Signal records: the signal's type (subagent, sleep, interrupt, …). */
   signal?: string;
+  /** A sub-agent signal: the run it started. */
+  childRunId?: string;
   /** Whether this record is part of the conversation (the input, a model turn, a tool result). */
   conversation?: boolean;
   /** Record kinds this version does not know (kept from stored data, shown as such). */
@@ -140,6 +142,7 @@ export function outlineEntry(record: JournalRecord): OutlineEntry {
   if (record.kind === "tool_result" && payload.isError === true) entry.failed = true;
   if (record.kind === "approval" && payload.approved !== true) entry.failed = true;
   if (record.kind === "signal") entry.signal = String(payload.type ?? "");
+  if (record.kind === "signal" && payload.type === "subagent" && typeof payload.childRunId === "string") entry.childRunId = payload.childRunId;
   if (record.kind === "header" || record.kind === "model" || record.kind === "tool_result") entry.conversation = true;
   if (!isKnownKind(record.kind)) entry.unknown = true;
   return entry;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { json, parseQuery, route } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
@@ -16,5 +17,5 @@ const query = z.object({
 export const GET = route(async (request) => {
   const parsed = parseQuery(request, query);
   const store = await getStore();
-  return json(await store.runs(parsed));
+  return json(redacted(await store.runs(parsed)));
 });

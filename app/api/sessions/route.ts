@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { json, parseQuery, route } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { SessionService } from "@/lib/sessions";
 
@@ -15,5 +16,5 @@ const query = z.object({
 export const GET = route(async (request) => {
   const parsed = parseQuery(request, query);
   const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
-  return json({ sessions });
+  return json(redacted({ sessions }));
 });

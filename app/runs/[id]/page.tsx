@@ -6,6 +6,7 @@ import { accessSettings } from "@/app/_server/access";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { replayModels } from "@/app/_server/registry";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RunInspector } from "@/components/run/run-inspector";
@@ -46,7 +47,7 @@ export default async function RunPage({ params, searchParams }: IdPageProps) {
   return (
     <RunInspector
       key={runId}
-      initial={{ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null }}
+      initial={redacted({ run, entries: entries ?? null, page: { index: pageIndex, records }, at: step, summary: entries ? summaryAt(timelineOf(entries), step, run) : null })}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
       // A config that fails to load must not hide the run: the dialog then offers the recorded
       // outputs only, and a replay under a model answers with the config's error.

@@ -4,6 +4,7 @@ import { connection } from "next/server";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
+import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionInspector } from "@/components/session-inspector";
 import { sessionPreview } from "@/lib/inspect/link-preview";
@@ -35,5 +36,5 @@ export default async function SessionPage({ params }: IdPageProps) {
     throw error;
   }
   const { changes: _changes, rebuild: _rebuild, at: _at, ...session } = view;
-  return <SessionInspector key={view.id} session={session} secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)} />;
+  return <SessionInspector key={view.id} session={redacted(session)} secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)} />;
 }

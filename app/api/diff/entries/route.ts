@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cachedDiff } from "@/app/_server/diffs";
+import { diffQuery, diffWindow } from "@/app/_server/diff-window";
 import { json, parseQuery, route } from "@/app/_server/http";
 import { wholeNumber } from "@/app/_server/url-input";
 
@@ -16,11 +17,14 @@ const query = z.object({
 });
 
 /**
- * GET /api/diff/entries?a=&b=&from=&limit=[&realign=1] → `{ entries, total }`: the RunDiff's
- * entries from index `from` (the diff page fetches the detail around its cursor a page at a time).
+ * GET /api/diff/entries?a=&b=&from=&limit=[&realign=1] → `{ entries, total, nextFrom, next }`: the
+ * RunDiff's entries from index `from`, secrets redacted, within the response budget (the diff page
+ * fetches the detail around its cursor a page at a time).
  */
 export const GET = route(async (request) => {
   const { a, b, realign, from, limit } = parseQuery(request, query);
-  const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
-  return json({ entries: diff.steps.slice(from, from + limit), total: diff.steps.length });
+  const aligned = realign === "1" || realign === "true";
+  const { diff } = await cachedDiff(a, b, aligned);
+  const { entries, nextFrom } = diffWindow(diff, from, limit);
+  return json({ entries, total: diff.steps.length, nextFrom, next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}` });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { json, parseQuery, route } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
 import { SessionService, sessionView } from "@/lib/sessions";
@@ -14,5 +15,5 @@ const query = z.object({ at: wholeNumber(0).optional() });
  */
 export const GET = route<{ id: string }>(async (request, { id }) => {
   const parsed = parseQuery(request, query);
-  return json(await sessionView(new SessionService((await getStore()).client), id, parsed.at));
+  return json(redacted(await sessionView(new SessionService((await getStore()).client), id, parsed.at)));
 });

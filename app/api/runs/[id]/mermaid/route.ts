@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { notFound, parseQuery, route } from "@/app/_server/http";
 import { runOutline } from "@/app/_server/outlines";
+import { serverSecretKeys } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
 import { chartItems, decoratedSource, flowWindow } from "@/lib/inspect/chart";
 import { buildFlow } from "@/lib/inspect/flow";
 import { flowToMermaid } from "@/lib/inspect/mermaid";
+import { maskSecretText } from "@/lib/inspect/redact";
 import { summaryAt, timelineOf } from "@/lib/inspect/timeline";
 import { chartEnd } from "@/lib/inspect/view";
 
@@ -31,5 +33,5 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
     const items = chartItems(timeline.nodes, flowWindow(timeline.nodes.length, summary.nodeIndex));
     text = decoratedSource(items, summary.nodeIndex, { end: chartEnd(run.status) });
   }
-  return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(maskSecretText(text, { isSecret: serverSecretKeys() }), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 });

@@ -1,5 +1,6 @@
 import { notFound, route } from "@/app/_server/http";
 import { changeStream } from "@/app/_server/live";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +15,6 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   return changeStream(
     request,
     (note) => note.runId === id,
-    async () => ({ run: await store.run(id) }),
+    async () => ({ run: redacted(await store.run(id)) }),
   );
 });

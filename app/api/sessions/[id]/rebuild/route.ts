@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { json, route } from "@/app/_server/http";
+import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { BadInputError } from "@/lib/journal/errors";
 import { rebuildReport, SessionService } from "@/lib/sessions";
@@ -19,5 +20,5 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   if (!options.success) throw new BadInputError(options.error.issues.map((issue) => issue.message).join("; "));
   const parsed = idSchema.safeParse(id);
   if (!parsed.success) throw new BadInputError(`session id: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  return json(await rebuildReport(new SessionService((await getStore()).client), parsed.data));
+  return json(redacted(await rebuildReport(new SessionService((await getStore()).client), parsed.data), { distinct: true }));
 });

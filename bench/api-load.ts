@@ -1,0 +1,98 @@
+/**
+ * `npm run bench -- apiUnderLoad` (needs a build: `npm run build`): /api/health's latency while ten
+ * large requests run at once (issue 12 item 14). Two 200,000-record runs on a fresh PostgreSQL
+ * database; `next start` on them; each round fires five /api/runs/{id}/state and five /api/diff
+ * requests together and asks /api/health every HEALTH_GAP_MS until they are done.
+ * - health{Cold,Warm}{Median,Max}Ms: health latency during the rounds, over all rounds. A cold round
+ *   follows a server start (outline, timeline and diff are read and built once); a warm one reuses them.
+ * - largestAnswerBytes: the largest of the ten answers (every default answer is bounded to 5 MB).
+ * - load{Cold,Warm}Ms: the slowest of the ten requests, median over rounds.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { openStore } from "../lib/store/index";
+import { writeBigRun } from "./big-runs";
+import { median, type Benchmark, type BenchContext } from "./harness";
+import { waitForHealth } from "./ui";
+
+const PORT = Number(process.env.BENCH_API_PORT ?? 3221);
+const RECORDS = 200_000;
+const ROUNDS = 3;
+const HEALTH_GAP_MS = 25;
+const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
+
+function start(url: string): ChildProcess {
+  return spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    env: { ...process.env, DATABASE_URL: url, BACKTRACK_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  server.kill("SIGTERM");
+  await new Promise((done) => server.once("exit", done));
+}
+
+/** One round: the ten requests at once, health sampled until they are done. */
+async function round(base: string): Promise<{ health: number[]; slowestMs: number; largestBytes: number }> {
+  const paths = [0, 1, 2, 3, 4].flatMap((index) => [`/api/runs/load-a/state?at=${RECORDS - 1 - index * 37_000}`, "/api/diff?a=load-a&b=load-b"]);
+  const started = performance.now();
+  let done = false;
+  const load = Promise.all(
+    paths.map(async (path) => {
+      const response = await fetch(`${base}${path}`);
+      const bytes = (await response.arrayBuffer()).byteLength;
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      return { ms: performance.now() - started, bytes };
+    }),
+  ).finally(() => {
+    done = true;
+  });
+  const health: number[] = [];
+  while (!done) {
+    const asked = performance.now();
+    await fetch(`${base}/api/health`).then((response) => response.arrayBuffer());
+    health.push(performance.now() - asked);
+    await new Promise((resume) => setTimeout(resume, HEALTH_GAP_MS));
+  }
+  const answers = await load;
+  return { health, slowestMs: Math.max(...answers.map((answer) => answer.ms)), largestBytes: Math.max(...answers.map((answer) => answer.bytes)) };
+}
+
+async function runApiLoad(context: BenchContext): Promise<Record<string, number | string>> {
+  const url = await context.serverDatabase();
+  const store = await openStore({ url });
+  await writeBigRun(store, "load-a", RECORDS);
+  await writeBigRun(store, "load-b", RECORDS, 20_000);
+  await store.close();
+  const base = `http://127.0.0.1:${PORT}`;
+  const cold: Array<Awaited<ReturnType<typeof round>>> = [];
+  const warm: Array<Awaited<ReturnType<typeof round>>> = [];
+  for (let index = 0; index < ROUNDS; index += 1) {
+    const server = start(url);
+    try {
+      await waitForHealth(`${base}/api/health`, server);
+      context.log(`bench:apiUnderLoad: round ${index + 1} of ${ROUNDS}…`);
+      cold.push(await round(base));
+      warm.push(await round(base));
+    } finally {
+      await stop(server);
+    }
+  }
+  const all = (rounds: typeof cold) => rounds.flatMap((each) => each.health);
+  return {
+    database: "server",
+    healthColdMedianMs: median(all(cold)),
+    healthColdMaxMs: Math.max(...all(cold)),
+    healthColdMaxPerRoundMs: cold.map((each) => Math.round(Math.max(...each.health))).join(" "),
+    healthWarmMedianMs: median(all(warm)),
+    healthWarmMaxMs: Math.max(...all(warm)),
+    healthWarmMaxPerRoundMs: warm.map((each) => Math.round(Math.max(...each.health))).join(" "),
+    loadColdMs: median(cold.map((each) => each.slowestMs)),
+    loadWarmMs: median(warm.map((each) => each.slowestMs)),
+    largestAnswerBytes: Math.max(...[...cold, ...warm].map((each) => each.largestBytes)),
+  };
+}
+
+export const apiLoadBenchmarks: Benchmark[] = [{ name: "apiUnderLoad", run: runApiLoad }];
