@@ -6,6 +6,12 @@ const config: NextConfig = {
   // backtrack.config.ts at run time (lib/regression/config-file.ts): a loader, not a module to bundle.
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "tsx"],
   poweredByHeader: false,
+  experimental: {
+    // The proxy (proxy.ts) cuts request bodies at 10 MB by default and the route still runs. Let
+    // bodies just over the import limit through (HTTP_IMPORT_LIMIT_BYTES, 64 MiB, in
+    // lib/journal/import.ts), so that /api/import sees them whole and refuses them itself (413).
+    proxyClientMaxBodySize: 64 * 1024 * 1024 + 1024 * 1024,
+  },
   reactStrictMode: true,
 };
 

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { isBacktrackError } from "../journal/errors";
+import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerSessions(program);
   registerRegression(program);
   registerTransfer(program);
+  registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
   return program;

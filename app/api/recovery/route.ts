@@ -1,13 +1,17 @@
 import { errorResponse, json } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
-import { recoveryBoard } from "@/lib/recovery/board";
+import { boardView, recoveryBoard } from "@/lib/recovery/board";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/recovery → { runs: BoardEntry[] }: every unfinished run, why it waits, and its lease. */
-export async function GET() {
+/**
+ * GET /api/recovery[?imported=1] → { runs: BoardEntry[], hiddenImported }: every unfinished run
+ * recovery drives, why it waits, and its lease; imported runs too with imported=1 (each entry says its origin).
+ */
+export async function GET(request: Request) {
   try {
-    return json({ runs: await recoveryBoard(await getStore()) });
+    const includeImported = new URL(request.url).searchParams.get("imported") === "1";
+    return json(boardView(await recoveryBoard(await getStore(), { includeImported: true }), { includeImported }));
   } catch (error) {
     return errorResponse(error);
   }
