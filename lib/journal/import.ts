@@ -65,6 +65,9 @@ export async function importLines(store: Journal, lines: AsyncIterable<string> |
   const checker = new LineChecker(options.payloadLimitBytes);
   const limit = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const runs = new Map<string, ImportedRun>();
+  // Taken before the first await: readline emits lines from its creation on, and drops those
+  // emitted before its iterator exists.
+  const iterator = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : lines[Symbol.iterator]();
   const batch = await store.beginImport();
   let chunk: StagedRecord[] = [];
   let chunkBytes = 0;
@@ -76,7 +79,8 @@ export async function importLines(store: Journal, lines: AsyncIterable<string> |
     options.onProgress?.({ ...progress });
   };
   try {
-    for await (const line of lines) {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      const line = next.value;
       progress.bytes += Buffer.byteLength(line, "utf8") + 1;
       const record = checker.check(line);
       if (!record) continue;
