@@ -3,6 +3,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { BadInputError, isBacktrackError } from "@/lib/journal/errors";
+import { parseFiniteJson } from "@/lib/journal/jsonl";
 
 const STATUS: Record<string, number> = {
   not_found: 404,
@@ -47,8 +48,10 @@ export function notFound(message: string): NextResponse {
 export async function parseBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
   let body: unknown;
   try {
-    body = await request.json();
-  } catch {
+    // 1e400 would parse to Infinity and be stored as null: refused (NonFiniteNumberError, 400).
+    body = parseFiniteJson(await request.text());
+  } catch (error) {
+    if (isBacktrackError(error)) throw error;
     throw new BadInputError("the request body must be JSON");
   }
   const parsed = schema.safeParse(body);

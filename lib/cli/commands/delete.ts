@@ -23,7 +23,7 @@ async function confirmed(runId: string, subRuns: number): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const what = subRuns > 0 ? `run "${runId}" and ${subRuns} sub-agent run(s)` : `run "${runId}"`;
-    const answer = await prompt.question(`delete ${what} and all their records? This cannot be undone. [y/N] `);
+    const answer = await prompt.question(`delete ${what} and all ${subRuns > 0 ? "their" : "its"} records? This cannot be undone. [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();
