@@ -111,18 +111,4 @@ describe("imports through real CLI processes: server", () => {
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining("imported 20000 records in 20 run(s)") });
     expect((await written("killed")).journal).toBe(20_000);
   });
-
-  it("of two backtrack import processes importing one run id at once, one exits 0 and the other exits 2 (run_exists)", async () => {
-    const one = join(folder.path, "one.jsonl");
-    const two = join(folder.path, "two.jsonl");
-    await writeGenerated(one, { prefix: "contested", runs: 1, recordsPerRun: 4_000, payloadChars: 300 });
-    await writeGenerated(two, { prefix: "contested", runs: 1, recordsPerRun: 3_000, payloadChars: 600 });
-    const [first, second] = await Promise.all([runCli(["import", one, "--db", database.url]), runCli(["import", two, "--db", database.url])]);
-    expect([first.code, second.code].sort()).toEqual([0, 2]);
-    const loser = first.code === 2 ? first : second;
-    expect(loser.stderr).toMatch(/^backtrack: run "contested-0" already exists/);
-    expect(loser.stderr.trim().split("\n")).toHaveLength(1);
-    const count = (await written("contested")).journal;
-    expect(count).toBe(first.code === 0 ? 4_000 : 3_000);
-  });
 });
