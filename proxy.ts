@@ -1,8 +1,12 @@
 /** Access control in front of every route: sign-in (BACKTRACK_TOKEN), same-origin mutations, read-only mode. See app/_server/access.ts. */
 import { NextResponse, type NextRequest } from "next/server";
 import { accessSettings, decide, SESSION_COOKIE } from "./app/_server/access";
+import { undecodablePath } from "./app/_server/url-input";
 
 export function proxy(request: NextRequest) {
+  // Next.js answers a path it cannot decode with a bare 500: say what is wrong first.
+  const undecodable = undecodablePath(request);
+  if (undecodable) return undecodable;
   const decision = decide(
     {
       method: request.method,

@@ -5,12 +5,7 @@
  * coalesced event, and an empty list when the stream (re)connects (resync). `connected` is false while the stream is down: callers poll only then.
  */
 import { useEffect, useRef, useState } from "react";
-
-export interface LiveChange {
-  runId: string;
-  seq: number;
-  status: string;
-}
+import type { LiveChange, LiveChangeEvent } from "@/lib/inspect/live";
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
@@ -31,7 +26,7 @@ export function useLiveChanges(url: string | null, onChange: (changes: LiveChang
     });
     source.addEventListener("change", (event) => {
       try {
-        const data = JSON.parse((event as MessageEvent<string>).data) as { changes: LiveChange[] };
+        const data = JSON.parse((event as MessageEvent<string>).data) as LiveChangeEvent;
         handler.current(data.changes);
       } catch {
         // A malformed event is dropped; the next one carries the latest state anyway.

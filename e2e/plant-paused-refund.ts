@@ -8,7 +8,7 @@
 import { Agent } from "../lib/agent/agent";
 import { isPause } from "../lib/agent/pauses";
 import { issueRefund } from "../lib/demo/recovery-agents";
-import { toModel, type ConfigModel } from "../lib/regression/config";
+import { toModel, type ConfigModel } from "../lib/config/config";
 import { openStore } from "../lib/store/index";
 import config, { SLOW_MODEL } from "./fixtures/backtrack.config.mjs";
 

@@ -3,7 +3,8 @@
 // (`npm run build:lib`), then:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mydb node examples/journal-a-run.mjs
 import { z } from "zod";
-import { Agent, openStore, renderMermaid, replayEvents, scriptedModel, tool } from "backtrack";
+import { Agent, openStore, renderMermaid, replayEvents, tool } from "backtrack";
+import { scriptedModel } from "backtrack/testing";
 
 const store = await openStore(); // DATABASE_URL, or the embedded database in .backtrack/
 

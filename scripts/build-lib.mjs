@@ -1,5 +1,7 @@
-// Builds the library for other Node projects: one ESM bundle (dependencies stay external) and
-// type declarations. `package.json` "exports" points at both.
+// Builds the library for other Node projects: three ESM entries (`backtrack`, `backtrack/testing`,
+// `backtrack/demo`) that share their common code through chunks, so each class exists once
+// whichever entries a program imports (dependencies stay external), and type declarations.
+// `package.json` "exports" points at both.
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -8,8 +10,10 @@ import { build } from "esbuild";
 const require = createRequire(import.meta.url);
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: ["lib/index.ts"],
-  outfile: "dist/index.js",
+  entryPoints: { index: "lib/index.ts", testing: "lib/testing.ts", demo: "lib/demo/index.ts" },
+  outdir: "dist",
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -19,4 +23,4 @@ await build({
   logLevel: "warning",
 });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.lib.json"], { stdio: "inherit" });
-console.log("built dist/index.js and dist/types/");
+console.log("built dist/index.js, dist/testing.js, dist/demo.js and dist/types/");

@@ -6,8 +6,10 @@
  */
 import "server-only";
 import { jobHandlers } from "@/lib/jobs/kinds";
+import { jobView } from "@/lib/jobs/view";
 import { JobRunner } from "@/lib/jobs/runner";
 import { PostgresWaker } from "@/lib/store/postgres-waker";
+import { json, notFound, route } from "./http";
 import { processWideStart } from "./process-wide";
 import { serverRegistry } from "./registry";
 import { getStore } from "./store";
@@ -32,4 +34,16 @@ async function start(): Promise<JobRunner> {
 
 export function jobRunner(): Promise<JobRunner> {
   return processWideStart("jobs", start);
+}
+
+/**
+ * The job-status route's handler: GET /api/jobs/{jobId} (any kind) and its aliases
+ * /api/replays/{jobId} and /api/recover/{jobId} (`kind` given: a job of another kind is not found).
+ */
+export function jobStatus(kind?: string) {
+  return route<{ jobId: string }>(async (_request, { jobId }) => {
+    const job = await (await jobRunner()).get(jobId);
+    if (!job || (kind !== undefined && job.kind !== kind)) return notFound(kind ? `no ${kind} job with id "${jobId}"` : `no job with id "${jobId}"`);
+    return json(jobView(job));
+  });
 }

@@ -5,6 +5,7 @@
  * holding the latest seq and status of each changed run, so a busy writer cannot flood a browser.
  */
 import "server-only";
+import type { LiveChange, LiveChangeEvent } from "@/lib/inspect/live";
 import type { JournalNotification } from "@/lib/journal/types";
 import { processWide } from "./process-wide";
 import { getStore } from "./store";
@@ -50,11 +51,6 @@ export async function watch(listener: Listener): Promise<() => void> {
 export const FLUSH_MS = 100;
 const KEEPALIVE_MS = 15_000;
 
-/** What a stream sends: the latest change of each run since the last event. */
-export interface ChangeEvent {
-  changes: Array<{ runId: string; seq: number; status: string }>;
-}
-
 /**
  * A server-sent-event response of the changes that pass `filter`. `hello` is sent first (after
  * the subscription is up, so nothing falls between it and the first change).
@@ -65,7 +61,7 @@ export function changeStream(request: Request, filter: (note: JournalNotificatio
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       let closed = false;
-      const pending = new Map<string, { runId: string; seq: number; status: string }>();
+      const pending = new Map<string, LiveChange>();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const write = (text: string) => {
         if (closed) return;
@@ -78,7 +74,7 @@ export function changeStream(request: Request, filter: (note: JournalNotificatio
       const flush = () => {
         timer = undefined;
         if (pending.size === 0) return;
-        const event: ChangeEvent = { changes: [...pending.values()] };
+        const event: LiveChangeEvent = { changes: [...pending.values()] };
         pending.clear();
         write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       };

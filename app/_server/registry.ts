@@ -6,12 +6,13 @@
  */
 import "server-only";
 import type { Registry } from "@/lib/agent/registry";
-import { loadRegistry } from "@/lib/regression/config-file";
+import { loadRegistry } from "@/lib/config/file";
+import { demoRegistry } from "@/lib/demo/registry";
 import { replayModelNames } from "@/lib/regression/models";
 import { processWide } from "./process-wide";
 
 export function serverRegistry(): Promise<Registry> {
-  return processWide("registry", loadRegistry);
+  return processWide("registry", () => loadRegistry(demoRegistry()));
 }
 
 /** The registry's model names a replay may pick (without `recorded`, which the dialog offers apart). */

@@ -6,8 +6,8 @@
  * once instead of waiting for the model. GET /api/jobs/{jobId} reports how the resume ended.
  */
 import "server-only";
-import { decideThenSubmit, type Submitted } from "@/lib/jobs/decisions";
-import type { Decided } from "@/lib/recovery/decisions";
+import { decideThenSubmit, type Submitted } from "@/lib/jobs/decide-then-resume";
+import type { Decided } from "@/lib/recovery/pause-decisions";
 import type { PostgresStore } from "@/lib/store/postgres-store";
 import { jobRunner } from "./jobs";
 import { getStore } from "./store";

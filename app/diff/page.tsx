@@ -4,6 +4,7 @@ import { z } from "zod";
 import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
 import { runOutline } from "@/app/_server/outlines";
 import { pageStore } from "@/app/_server/page-store";
+import { idParam } from "@/app/_server/url-input";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
@@ -20,8 +21,8 @@ const PICKER_RUNS = 100;
 const single = z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional());
 /** Bad values are dropped rather than refused: a page shows what it can (the picker, the first divergence). */
 const pageQuery = z.object({
-  a: single.pipe(z.string().trim().min(1).max(256).optional()).catch(undefined),
-  b: single.pipe(z.string().trim().min(1).max(256).optional()).catch(undefined),
+  a: single.pipe(z.string().trim().pipe(idParam).optional()).catch(undefined),
+  b: single.pipe(z.string().trim().pipe(idParam).optional()).catch(undefined),
   at: single.pipe(z.string().regex(/^\d{1,9}$/).transform(Number).optional()).catch(undefined),
   realign: single.pipe(z.enum(["0", "1", "true", "false"]).optional()).catch(undefined),
 });

@@ -1,4 +1,5 @@
 import { connection } from "next/server";
+import { pageFilters } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RUNS_PAGE } from "@/components/page-sizes";
@@ -8,7 +9,7 @@ import { agentNames } from "@/lib/store/agents";
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
-  const filters = await loadRunsParams(searchParams);
+  const filters = pageFilters(await loadRunsParams(searchParams));
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
   const [page, agents] = await Promise.all([

@@ -7,7 +7,7 @@
  * below. Links open each run's inspector at the record behind the point.
  */
 import Link from "next/link";
-import type { ToolCallSignature } from "@/lib/inspect/decisions";
+import type { ToolCallSignature } from "@/lib/inspect/decision-points";
 import type { DiffEntry } from "@/lib/inspect/diff";
 import { STATUS_WORDS, type DiffHead } from "@/lib/inspect/diff-view";
 import { runHref } from "../links";

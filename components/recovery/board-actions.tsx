@@ -140,7 +140,7 @@ export function RecoverNow({ onDone }: { onDone: () => void }) {
   const job = useQuery({
     queryKey: ["recover-job", jobId],
     queryFn: async () => {
-      const answer = await getJson<RecoverJob>(`/api/recover/${encodeURIComponent(jobId ?? "")}`);
+      const answer = await getJson<RecoverJob>(`/api/jobs/${encodeURIComponent(jobId ?? "")}`);
       if (FINISHED_JOB.has(answer.status)) onDone();
       return answer;
     },

@@ -11,7 +11,7 @@
  * only when the run grows, the theme changes, or the cursor leaves the drawn window (after the
  * scrubbing pauses).
  */
-import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
 import {
   chartItems,
   chartNodeId,
@@ -93,16 +93,15 @@ function useDrawnWindow(count: number, nodeIndex: number): FlowWindow {
   return whole ? wanted : windowed;
 }
 
-/** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
-export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1 }: FlowchartProps) {
-  const container = useRef<HTMLDivElement>(null);
-  const headingId = useId();
-  const theme = useTheme();
-  const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
-  // By value: a new object with the same bounds must not redraw the chart.
-  const { start, end: stop } = drawnWindow;
-  const range = useMemo(() => ({ start, end: stop }), [start, stop]);
-  const built = useMemo(() => {
+interface Built {
+  items: ChartItem[];
+  source: string | null;
+  error: string | null;
+}
+
+/** The chart's items and Mermaid text for the drawn window (the text fails past Mermaid's limits). */
+function useChartSource(nodes: readonly FlowNode[], range: FlowWindow, end: ChartEnd): Built {
+  return useMemo(() => {
     const items = chartItems(nodes, range);
     try {
       return { items, source: chartSource(items, { end }), error: null };
@@ -110,9 +109,15 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
       return { items, source: null, error: error instanceof Error ? error.message : String(error) };
     }
   }, [nodes, range, end]);
+}
+
+/**
+ * Draws `built` into `container` with Mermaid (one render at a time, page-wide) whenever the text
+ * or the theme changes: the drawn nodes and edges, or why it could not be drawn.
+ */
+function useMermaidSvg(container: RefObject<HTMLDivElement | null>, built: Built, theme: "light" | "dark") {
   const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-
   useEffect(() => {
     const { source, items } = built;
     if (!source) return;
@@ -152,10 +157,15 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
     return () => {
       cancelled = true;
     };
-  }, [built, theme]);
+  }, [container, built, theme]);
+  return { drawn, failure };
+}
 
-  // Mark the cursor's node and the path so far on the drawn chart. Only elements whose mark
-  // changes are touched: a step changes two or three, and each class change costs a style pass.
+/**
+ * Marks the cursor's node and the path so far on the drawn chart. Only elements whose mark
+ * changes are touched: a step changes two or three, and each class change costs a style pass.
+ */
+function useCursorMarks(container: RefObject<HTMLDivElement | null>, drawn: Drawn | null, nodeIndex: number) {
   const marks = useRef(new Map<Element, Mark>());
   useEffect(() => {
     if (!drawn) return;
@@ -190,9 +200,11 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
       cancelAnimationFrame(frame);
       clearTimeout(idle);
     };
-  }, [drawn, nodeIndex]);
+  }, [container, drawn, nodeIndex]);
+}
 
-  // The diverged mark is a class on the drawn node too (styled by the diff page), kept apart from the cursor's.
+/** The diverged mark is a class on the drawn node too (styled by the diff page), kept apart from the cursor's. */
+function useDivergedMark(drawn: Drawn | null, marked: number) {
   useEffect(() => {
     const element = drawn && marked >= 0 ? drawn.nodes.get(`n${marked}`) : undefined;
     if (!element) return;
@@ -203,6 +215,33 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
       element.removeAttribute("data-diverged");
     };
   }, [drawn, marked]);
+}
+
+/** Saves the drawn SVG as a file named after the run and the cursor's step. */
+function downloadSvg(container: HTMLElement | null, fileName: string) {
+  const svg = container?.querySelector("svg");
+  if (!svg) return;
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}`;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1_000);
+}
+
+/** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1 }: FlowchartProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+  const theme = useTheme();
+  const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
+  // By value: a new object with the same bounds must not redraw the chart.
+  const { start, end: stop } = drawnWindow;
+  const range = useMemo(() => ({ start, end: stop }), [start, stop]);
+  const built = useChartSource(nodes, range, end);
+  const { drawn, failure } = useMermaidSvg(container, built, theme);
+  useCursorMarks(container, drawn, nodeIndex);
+  useDivergedMark(drawn, marked);
 
   const act = (target: EventTarget | null) => {
     const element = target instanceof Element ? target.closest("g.node") : null;
@@ -212,17 +251,7 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
     else if (action?.type === "run") onOpenRun(action.runId);
     return action !== undefined;
   };
-
-  const download = () => {
-    const svg = container.current?.querySelector("svg");
-    if (!svg) return;
-    const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}`;
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
-    link.download = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}-step-${nodes[nodeIndex]?.seq ?? 0}.svg`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1_000);
-  };
+  const download = () => downloadSvg(container.current, `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}-step-${nodes[nodeIndex]?.seq ?? 0}.svg`);
 
   const error = built.error ?? failure;
   const partial = nodes.length > WINDOW_DEFAULTS.fullLimit;

@@ -1,192 +1,15 @@
 "use client";
 
 /**
- * The record at the cursor, by kind: a model turn's text and tool calls; a tool call's arguments,
- * result or error; an approval's decision and who made it; a step's value; a signal; and a record
- * of a kind this version does not know, shown as such with its raw payload.
+ * The record at the cursor: where it is (step, kind, name, time), its body as its kind shows it
+ * (record-kinds.tsx), and its raw payload on demand.
  */
-import Link from "next/link";
-import { useState, type ReactNode } from "react";
-import type { AssistantMessage } from "@/lib/agent/messages";
-import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, SignalPayload, ToolResultPayload, ValuePayload } from "@/lib/agent/payloads";
+import { useState } from "react";
 import type { OutlineEntry } from "@/lib/inspect/outline";
-import { conversationItems } from "@/lib/inspect/timeline";
-import { formatCount, formatDuration, formatTime } from "@/lib/inspect/view";
-import { RUN_COMPLETE } from "@/lib/journal/names";
+import { formatTime } from "@/lib/inspect/view";
 import { isKnownKind, type JournalRecord } from "@/lib/journal/types";
-import { runHref } from "../links";
 import { PayloadViewer } from "../payload-viewer";
-
-function payloadOf<T>(record: JournalRecord): Partial<T> {
-  const payload = record.payload;
-  return (typeof payload === "object" && payload !== null && !Array.isArray(payload) ? payload : {}) as Partial<T>;
-}
-
-function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
-  return (
-    <dl>
-      {rows.map(([term, value]) => (
-        <div key={term} style={{ display: "contents" }}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function ToolCalls({ message }: { message: AssistantMessage | undefined }) {
-  const record = { runId: "", seq: 0, name: "", kind: "model", payload: { message }, createdAt: "" };
-  const item = conversationItems(record)[0];
-  if (!item || item.role !== "assistant") return null;
-  return (
-    <>
-      {item.text ? (
-        <>
-          <h3>Text</h3>
-          <div className="message-text">{item.text}</div>
-        </>
-      ) : null}
-      {item.toolCalls.length > 0 ? <h3>Tool calls ({item.toolCalls.length})</h3> : null}
-      {item.toolCalls.map((call, index) => (
-        <div className="tool-call" key={`${call.toolCallId}-${index}`}>
-          <strong>{call.toolName}</strong> <span className="muted mono">{call.toolCallId}</span>
-          <PayloadViewer value={call.args} label={`Arguments of ${call.toolName}`} />
-        </div>
-      ))}
-    </>
-  );
-}
-
-function Body({ record }: { record: JournalRecord }) {
-  switch (record.kind) {
-    case "header": {
-      const header = payloadOf<HeaderPayload>(record);
-      return (
-        <>
-          <h2>Run input</h2>
-          <Facts
-            rows={[
-              ["Agent", String(header.agent ?? "—")],
-              ["Model", <span className="mono" key="model">{String(header.model ?? "—")}</span>],
-              ["Tools", Array.isArray(header.tools) ? header.tools.join(", ") || "none" : "—"],
-              ...(typeof header.parentRunId === "string" ? [["Parent run", <Link key="parent" href={runHref(header.parentRunId)}>{header.parentRunId}</Link>] as [string, ReactNode]] : []),
-              ...(typeof header.replayOf === "string" ? [["Replay of", <Link key="replay" href={runHref(header.replayOf)}>{header.replayOf}</Link>] as [string, ReactNode]] : []),
-            ]}
-          />
-          {typeof header.system === "string" ? (
-            <>
-              <h3>System</h3>
-              <div className="message-text">{header.system}</div>
-            </>
-          ) : null}
-          <h3>Input</h3>
-          {typeof header.input === "string" ? <div className="message-text">{header.input}</div> : <PayloadViewer value={header.input ?? null} label="Input" />}
-        </>
-      );
-    }
-    case "model": {
-      const model = payloadOf<ModelPayload>(record);
-      return (
-        <>
-          <h2>Model turn</h2>
-          <Facts
-            rows={[
-              ["Model", <span className="mono" key="model">{String(model.model ?? "—")}</span>],
-              ["Tokens", `${formatCount(model.usage?.inputTokens ?? 0)} in, ${formatCount(model.usage?.outputTokens ?? 0)} out`],
-              ["Took", formatDuration(typeof model.durationMs === "number" ? model.durationMs : null)],
-            ]}
-          />
-          <ToolCalls message={model.message} />
-        </>
-      );
-    }
-    case "attempt": {
-      const attempt = payloadOf<AttemptPayload>(record);
-      return (
-        <>
-          <h2>Tool call: {String(attempt.toolName ?? "?")}</h2>
-          <p className="notice">Written before the tool ran: if no result follows, the outcome is unknown and a resume halts rather than run it twice.</p>
-          <Facts rows={[["Call id", <span className="mono" key="id">{String(attempt.toolCallId ?? "—")}</span>], ["Idempotency key", <span className="mono" key="key">{String(attempt.idempotencyKey ?? "—")}</span>]]} />
-          <h3>Arguments</h3>
-          <PayloadViewer value={attempt.args ?? null} label="Arguments" />
-        </>
-      );
-    }
-    case "tool_result": {
-      const result = payloadOf<ToolResultPayload>(record);
-      const failed = result.isError === true;
-      const children = Array.isArray(result.childRunIds) ? result.childRunIds.filter((id): id is string => typeof id === "string") : [];
-      return (
-        <>
-          <h2>
-            Tool result: {String(result.toolName ?? "?")} <span className={`status status-${failed ? "failed" : "complete"}`}>{failed ? "error" : "ok"}</span>
-          </h2>
-          <Facts rows={[["Call id", <span className="mono" key="id">{String(result.toolCallId ?? "—")}</span>], ["Took", formatDuration(typeof result.durationMs === "number" ? result.durationMs : null)]]} />
-          <h3>Arguments</h3>
-          <PayloadViewer value={result.args ?? null} label="Arguments" />
-          <h3>{failed ? "Error" : "Result"}</h3>
-          <PayloadViewer value={result.result ?? null} label={failed ? "Error" : "Result"} />
-          {children.length > 0 ? (
-            <>
-              <h3>Sub-agent runs</h3>
-              <ul>
-                {children.map((child) => (
-                  <li key={child}>
-                    <Link href={runHref(child)}>{child}</Link>
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-        </>
-      );
-    }
-    case "approval": {
-      const approval = payloadOf<ApprovalPayload>(record);
-      return (
-        <>
-          <h2>
-            {approval.approved === true ? "Approved ✓" : "Denied ✗"}: {String(approval.toolName ?? "?")}
-          </h2>
-          <Facts rows={[["By", String(approval.by ?? "—")], ["At", formatTime(typeof approval.at === "string" ? approval.at : null)], ["Reason", String(approval.reason ?? "—")]]} />
-        </>
-      );
-    }
-    case "value": {
-      const value = payloadOf<ValuePayload>(record);
-      return (
-        <>
-          <h2>{record.name === RUN_COMPLETE ? "Run complete" : `Step: ${String(value.step ?? record.name)}`}</h2>
-          <h3>Value</h3>
-          <PayloadViewer value={value.value ?? null} label="Value" />
-        </>
-      );
-    }
-    case "signal": {
-      const signal = payloadOf<SignalPayload>(record) as Record<string, unknown>;
-      return (
-        <>
-          <h2>Signal: {String(signal.type ?? "?")}</h2>
-          {signal.type === "subagent" && typeof signal.childRunId === "string" ? (
-            <p>
-              Started sub-agent run <Link href={runHref(signal.childRunId)}>{signal.childRunId}</Link> ({String(signal.agent ?? "?")}).
-            </p>
-          ) : null}
-          <PayloadViewer value={signal} label="Signal" />
-        </>
-      );
-    }
-    default:
-      return (
-        <div className="unknown-kind">
-          <h2>Record of unknown kind “{record.kind}”</h2>
-          <p className="notice">This version of Backtrack does not know this kind; the record is kept and shown as stored.</p>
-          <PayloadViewer value={record.payload} label="Payload" />
-        </div>
-      );
-  }
-}
+import { RecordBody } from "./record-kinds";
 
 export function RecordDetail({ record, entry, at, loading, error }: { record: JournalRecord | undefined; entry: OutlineEntry | undefined; at: number; loading: boolean; error: Error | null }) {
   return (
@@ -200,7 +23,7 @@ export function RecordDetail({ record, entry, at, loading, error }: { record: Jo
       </p>
       {record ? (
         <>
-          <Body record={record} />
+          <RecordBody record={record} />
           {isKnownKind(record.kind) ? <RawPayload key={record.seq} payload={record.payload} /> : null}
         </>
       ) : error ? (

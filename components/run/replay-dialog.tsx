@@ -23,20 +23,25 @@ export function diffHref(a: string, b: string): string {
   return `/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
 }
 
-export function ReplayButton({ runId, models }: { runId: string; models: string[] }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+interface ReplayChoice {
+  mode: "recorded" | "model";
+  model: string;
+  strip: boolean;
+}
+
+/**
+ * A replay of `runId` as a server job: `start` posts it, the job is polled until it ends, and when
+ * it is done the page moves to the diff of the two runs. `error` says why it could not start or end.
+ */
+function useReplayJob(runId: string) {
   const router = useRouter();
-  const ids = useId();
-  const [mode, setMode] = useState<"recorded" | "model">("recorded");
-  const [model, setModel] = useState(models.includes("demo/v2") ? "demo/v2" : (models[0] ?? ""));
-  const [strip, setStrip] = useState(false);
   const [started, setStarted] = useState<{ jobId: string; newRunId: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
 
   const job = useQuery({
     queryKey: ["replay-job", started?.jobId],
-    queryFn: () => getJson<ReplayJob>(`/api/replays/${encodeURIComponent(started?.jobId ?? "")}`),
+    queryFn: () => getJson<ReplayJob>(`/api/jobs/${encodeURIComponent(started?.jobId ?? "")}`),
     enabled: started !== null,
     refetchInterval: (query) => (query.state.data && FINISHED_JOB.has(query.state.data.status) ? false : POLL_MS),
     staleTime: 0,
@@ -47,14 +52,12 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
     if (job.data?.status === "done") router.push(diffHref(runId, job.data.newRunId));
   }, [job.data, router, runId]);
 
-  const open = () => {
+  const reset = () => {
     setStarted(null);
     setFailure(null);
-    dialog.current?.showModal();
   };
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const start = async ({ mode, model, strip }: ReplayChoice) => {
     setFailure(null);
     setSending(true);
     try {
@@ -73,7 +76,28 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
 
   const busy = sending || status === "queued" || status === "running" || status === "done";
   const jobError = job.data && (job.data.status === "failed" || job.data.status === "interrupted") ? `The replay ${job.data.status === "failed" ? "failed" : "was interrupted"}: ${job.data.error ?? "no reason given"}` : null;
-  const shown = failure ?? jobError ?? (job.error ? `Cannot follow the replay: ${job.error.message}` : null);
+  const error = failure ?? jobError ?? (job.error ? `Cannot follow the replay: ${job.error.message}` : null);
+  const progress = status === "queued" ? "Queued…" : status === "running" ? "Replaying…" : status === "done" ? `Done: opening the diff with ${job.data?.newRunId ?? ""}…` : sending ? "Starting…" : "";
+  return { start, reset, busy, error, progress };
+}
+
+export function ReplayButton({ runId, models }: { runId: string; models: string[] }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const ids = useId();
+  const [mode, setMode] = useState<"recorded" | "model">("recorded");
+  const [model, setModel] = useState(models.includes("demo/v2") ? "demo/v2" : (models[0] ?? ""));
+  const [strip, setStrip] = useState(false);
+  const { start, reset, busy, error: shown, progress } = useReplayJob(runId);
+
+  const open = () => {
+    reset();
+    dialog.current?.showModal();
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    await start({ mode, model, strip });
+  };
 
   return (
     <>
@@ -113,7 +137,7 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
             </p>
           </fieldset>
           <p role="status" className="notice">
-            {status === "queued" ? "Queued…" : status === "running" ? "Replaying…" : status === "done" ? `Done: opening the diff with ${job.data?.newRunId ?? ""}…` : sending ? "Starting…" : ""}
+            {progress}
           </p>
           {shown ? (
             <p role="alert" className="error-box">

@@ -84,10 +84,28 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
   );
 }
 
+/** Following a live run: a cursor on the last step stays on the last step as the run grows. */
+function useFollowLive(lastSeq: number, at: number, playing: boolean, onAt: (step: number) => void) {
+  const previousLast = useRef(lastSeq);
+  useEffect(() => {
+    if (lastSeq > previousLast.current && at === previousLast.current && !playing) onAt(lastSeq);
+    previousLast.current = lastSeq;
+  }, [lastSeq, at, playing, onAt]);
+}
+
+/** The records next to the cursor's page, so that stepping over a page boundary waits for nothing. */
+function usePrefetchNeighbours(runId: string, at: number, lastSeq: number) {
+  const client = useQueryClient();
+  useEffect(() => {
+    const page = Math.floor(at / RECORD_PAGE);
+    prefetchPage(client, runId, page + 1, lastSeq);
+    if (page > 0) prefetchPage(client, runId, page - 1, lastSeq);
+  }, [client, runId, at, lastSeq]);
+}
+
 export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps) {
   const runId = initial.run.runId;
   const router = useRouter();
-  const client = useQueryClient();
   const data = useRunData(runId, initial);
   const run = data.run ?? initial.run;
   const timeline = data.timeline;
@@ -103,19 +121,8 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
   usePlayback(playing, speed, at, lastSeq, onAt, setPlaying);
   useTimelineKeys({ last: lastSeq, at, onAt, playing, onPlaying: setPlaying });
 
-  // Following a live run: a cursor on the last step stays on the last step as the run grows.
-  const previousLast = useRef(lastSeq);
-  useEffect(() => {
-    if (lastSeq > previousLast.current && at === previousLast.current && !playing) onAt(lastSeq);
-    previousLast.current = lastSeq;
-  }, [lastSeq, at, playing, onAt]);
-
-  // The records next to the cursor's page, so that stepping over a page boundary waits for nothing.
-  useEffect(() => {
-    const page = Math.floor(at / RECORD_PAGE);
-    prefetchPage(client, runId, page + 1, lastSeq);
-    if (page > 0) prefetchPage(client, runId, page - 1, lastSeq);
-  }, [client, runId, at, lastSeq]);
+  useFollowLive(lastSeq, at, playing, onAt);
+  usePrefetchNeighbours(runId, at, lastSeq);
 
   const summary = timeline ? summaryAt(timeline, at, run) : initial.summary && at === initial.summary.at ? initial.summary : undefined;
   const { record, loading, error } = useRecord(runId, at, lastSeq);

@@ -4,15 +4,16 @@
  * `run` again with the same id resumes: recorded model outputs and tool results are returned, not
  * recomputed.
  */
-import { BacktrackError } from "../journal/errors";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import type { AgentEvent } from "./events";
 import { Drive } from "./loop";
 import type { AgentMemory } from "./memory";
-import type { AssistantMessage, RunInput, Usage } from "./messages";
+import type { AssistantMessage, RunInput } from "./messages";
 import type { Model } from "./model";
+import type { RunResult } from "./run-result";
 import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
-import type { Waker } from "../recovery/waker";
+
+export type { RunResult } from "./run-result";
 
 export interface AgentOptions {
   /** Shown in run lists and recorded in run:start. */
@@ -39,33 +40,6 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told about every sleep the run reaches (see withWaker); its clock measures them. */
   waker?: Waker;
-}
-
-/** The telemetry envelope. `usage` and `turns` count the model calls this drive made (live, not
- * replayed from the journal: those were accounted for when they ran); usage includes sub-agents'. */
-export interface RunResult {
-  message: AssistantMessage;
-  text: string;
-  usage: Usage;
-  turns: number;
-  /** Wall-clock milliseconds of this drive. */
-  duration: number;
-  runId: string;
-}
-
-export class MaxTurnsError extends BacktrackError {
-  constructor(
-    readonly runId: string,
-    readonly maxTurns: number,
-  ) {
-    super("max_turns", `run "${runId}" needed more than ${maxTurns} model turns`);
-  }
-}
-
-export class InputMismatchError extends BacktrackError {
-  constructor(readonly runId: string) {
-    super("input_mismatch", `run "${runId}" was started with a different input; resume it without an input or use a new run id`);
-  }
 }
 
 export class Agent implements AgentLike {

@@ -10,23 +10,34 @@
  * - run:complete is written once, at the terminal answer.
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import { approvalName, attemptName, callName, memoryContextName, resultName, retryName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
-import type { Waker } from "../recovery/waker";
-import { InputMismatchError, MaxTurnsError, type Agent, type RunResult } from "./agent";
 import { callContext, type CallHost } from "./call-context";
+import { InputMismatchError, MaxTurnsError } from "./errors";
 import type { AgentEvent } from "./events";
 import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
-import { readMemoryContext, type MemoryContextPayload } from "./memory";
+import { readMemoryContext, type AgentMemory, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
 import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
+import type { RunResult } from "./run-result";
 import { describeTool, type AnyTool } from "./tool";
 
-export interface DriveOptions {
+/** What a drive reads of its agent; the Agent class has it (a structural type, so the loop does not import agent.ts). */
+interface DrivenAgent {
+  readonly name: string;
+  readonly model: Model;
+  readonly store: Journal;
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly system: string | undefined;
+  readonly maxTurns: number;
+  readonly memory: AgentMemory | undefined;
+}
+
+interface DriveOptions {
   model?: Model;
   journal?: Journal;
   replayOf?: string;
@@ -52,7 +63,7 @@ export class Drive implements SagaHost {
   private saga = false;
 
   constructor(
-    private readonly agent: Agent,
+    private readonly agent: DrivenAgent,
     readonly runId: string,
     private readonly options: DriveOptions,
   ) {
@@ -241,15 +252,15 @@ export class Drive implements SagaHost {
     }
     this.emit({ type: "ToolStarted", runId: this.runId, toolUseId: call.toolCallId, name: call.toolName, args: call.args });
     const definition = this.agent.tools.get(call.toolName);
-    if (!definition) return this.finishCall(name, call, { error: `unknown tool "${call.toolName}"` }, true, 0);
+    if (!definition) return this.finishCall(name, call, { result: { error: `unknown tool "${call.toolName}"` }, isError: true });
     const parsed = definition.input.safeParse(call.args);
     if (!parsed.success) {
-      return this.finishCall(name, call, { error: `invalid input for ${call.toolName}: ${parsed.error.message}` }, true, 0);
+      return this.finishCall(name, call, { result: { error: `invalid input for ${call.toolName}: ${parsed.error.message}` }, isError: true });
     }
     const args: unknown = parsed.data;
     const approval = await this.approval(name, definition, call, args);
     if (approval && !approval.approved) {
-      return this.finishCall(name, call, { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, true, 0);
+      return this.finishCall(name, call, { result: { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, isError: true });
     }
     const idempotencyKey = stableHash({ runId: this.runId, call: name, tool: call.toolName, args });
     const retrySafe = definition.safety?.idempotencyKey === true;
@@ -257,10 +268,10 @@ export class Drive implements SagaHost {
       if (!retrySafe && !stoppedAtPause(this.recorded.values(), name)) {
         const { n, resolution } = openResolution(this.recorded, name);
         if (!resolution) throw new ResumeHalt(this.runId, attemptName(name), call.toolName, args);
-        if (resolution.outcome === "succeeded") return this.finishCall(name, call, resolution.result ?? null, false, 0, args);
+        if (resolution.outcome === "succeeded") return this.finishCall(name, call, { result: resolution.result ?? null, isError: false, args });
         if (resolution.outcome === "failed") {
           const error = `${call.toolName} did not complete (resolved by ${resolution.by}${resolution.reason ? `: ${resolution.reason}` : ""})`;
-          return this.finishCall(name, call, { error }, true, 0, args);
+          return this.finishCall(name, call, { result: { error }, isError: true, args });
         }
         // Retry: the marker first, so that this run being cut off too is an unknown outcome again.
         const { created } = await this.append(retryName(name, n), "signal", { type: "retry", resolution: n });
@@ -287,7 +298,7 @@ export class Drive implements SagaHost {
       result = { error: error instanceof Error ? error.message : String(error) };
       threw = true;
     }
-    const part = await this.finishCall(name, call, result, threw, Date.now() - started, args, childRunIds, threw);
+    const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, args, childRunIds, threw });
     if (this.saga && threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(result)}`, name);
     return part;
   }
@@ -300,16 +311,9 @@ export class Drive implements SagaHost {
     return record.payload as ApprovalPayload;
   }
 
-  private async finishCall(
-    name: string,
-    call: ToolCallPart,
-    result: unknown,
-    isError: boolean,
-    durationMs: number,
-    args: unknown = call.args,
-    childRunIds: string[] = [],
-    threw = false,
-  ): Promise<ToolResultPart> {
+  /** Records how the call ended (the first writer's record wins) and tells the listeners. */
+  private async finishCall(name: string, call: ToolCallPart, outcome: CallOutcome): Promise<ToolResultPart> {
+    const { result, isError, durationMs = 0, args = call.args, childRunIds = [], threw = false } = outcome;
     const payload = await this.once<ToolResultPayload>(resultName(name), "tool_result", () => ({
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -323,6 +327,20 @@ export class Drive implements SagaHost {
     this.emit({ type: "ToolCompleted", runId: this.runId, toolUseId: call.toolCallId, name: call.toolName, result: payload.result, isError: payload.isError, replayed: false });
     return resultPart(call, payload.result, payload.isError);
   }
+}
+
+/** How a tool call ended, as its tool_result record says it. */
+interface CallOutcome {
+  result: unknown;
+  isError: boolean;
+  /** How long the tool ran; 0 (the default) when it did not run (refused, denied, resolved by a person). */
+  durationMs?: number;
+  /** The arguments as parsed by the tool's schema; the call's own when they were not parsed. */
+  args?: unknown;
+  /** Sub-agent runs the call started. */
+  childRunIds?: string[];
+  /** The tool threw (rather than returned an error value). */
+  threw?: boolean;
 }
 
 function resultPart(call: ToolCallPart, result: unknown, isError: boolean): ToolResultPart {

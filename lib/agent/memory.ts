@@ -7,7 +7,7 @@
  * - a resume or a replay reads the recorded composition back, never recalls again, so a changed
  *   memory table cannot change a recorded run;
  * - `incomingCount` trailing messages are the turn's own: stripMemoryContext keeps only those.
- * An implementation that reads a table of memories is lib/regression/memory.ts (`recallMemory`).
+ * An implementation that reads a table of memories is lib/memory/recall.ts (`recallMemory`).
  */
 import type { Message } from "./messages";
 

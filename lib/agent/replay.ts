@@ -21,7 +21,7 @@ export class NoRecordedOutputError extends BacktrackError {
 }
 
 /** The recorded model turns of a run and its sub-agents, in the order they were asked. */
-export async function recordedTurns(store: Durable, runId: string): Promise<ModelPayload[]> {
+async function recordedTurns(store: Durable, runId: string): Promise<ModelPayload[]> {
   const turns: ModelPayload[] = [];
   for (const record of await store.history(runId)) {
     if (record.kind === "model") turns.push(record.payload as ModelPayload);

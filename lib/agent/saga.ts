@@ -19,7 +19,7 @@ import type { AnyTool } from "./tool";
 export const SAGA_ABORT = "run:saga:abort";
 const compensationName = (call: string): string => `run:saga:${call}`;
 
-export interface SagaAbortPayload {
+interface SagaAbortPayload {
   type: "saga-abort";
   cause: string;
   /** The call that failed, when a tool failed. */

@@ -3,11 +3,10 @@
  * validation becomes an error result the model sees, and the tool never runs.
  */
 import { z } from "zod";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import type { ToolDescription } from "./model";
 import type { RunInput } from "./messages";
-import type { RunResult } from "./agent";
-import type { Waker } from "../recovery/waker";
+import type { RunResult } from "./run-result";
 
 export interface ToolContext {
   runId: string;

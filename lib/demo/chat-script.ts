@@ -3,7 +3,7 @@
  * what memory composed in front of her question, so a memory-off replay answers differently.
  */
 import type { ModelRequest } from "../agent/model";
-import type { DemoScript } from "./models";
+import type { DemoScript } from "./types";
 
 export const CHAT_SYSTEM = "You are Ada's personal assistant. Answer from what you know about her.";
 

@@ -2,14 +2,14 @@
 import { Agent } from "../agent/agent";
 import type { Model } from "../agent/model";
 import type { Journal } from "../journal/ports";
-import { memoryBankFor } from "../regression/memories";
-import { recallMemory } from "../regression/memory";
+import { memoryBankFor } from "../memory/banks";
+import { recallMemory } from "../memory/recall";
 import { CHAT_SYSTEM } from "./chat-script";
 import { demoModel } from "./models";
 
 export const CHAT_SCOPE = "user:ada";
 export const CHAT_WORKING_MEMORY = "Name: Ada Lovelace. Time zone: Europe/London.";
-export const CHAT_MEMORIES = ["Ada's dog is named Biscuit.", "Ada prefers aisle seats on long flights.", "Ada's favourite tea is Earl Grey."];
+const CHAT_MEMORIES = ["Ada's dog is named Biscuit.", "Ada prefers aisle seats on long flights.", "Ada's favourite tea is Earl Grey."];
 
 export function assistantAgent(store: Journal, model: Model = demoModel()): Agent {
   return new Agent({

@@ -5,15 +5,8 @@
  */
 import type { ModelRequest } from "../agent/model";
 import { chatScript } from "./chat-script";
-import { scriptedModel, toolResults, userText, type ScriptedOptions, type ScriptedReply } from "./scripted";
-
-export type DemoVersion = "v1" | "v2";
-
-export interface DemoScript {
-  /** Whether this script plays the agent behind a request. */
-  matches(request: ModelRequest): boolean;
-  reply(request: ModelRequest, turn: number, version: DemoVersion): ScriptedReply;
-}
+import { scriptedModel, toolResults, userText, type ScriptedOptions } from "../agent/scripted";
+import type { DemoScript, DemoVersion } from "./types";
 
 const hasTool = (request: ModelRequest, name: string) => request.tools.some((candidate) => candidate.name === name);
 

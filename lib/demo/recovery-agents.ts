@@ -8,13 +8,13 @@ import { Agent } from "../agent/agent";
 import type { Model } from "../agent/model";
 import { tool, sleep, type ToolContext } from "../agent/tool";
 import type { Journal } from "../journal/ports";
-import { addDemoScript, demoModel, type DemoScript } from "./models";
-import { toolResults, userText } from "./scripted";
+import { addDemoScript, demoModel } from "./models";
+import type { DemoScript } from "./types";
+import { toolResults, userText } from "../agent/scripted";
 import type { ModelRequest } from "../agent/model";
 
 /** Refunds above this many dollars need a human's approval. */
-export const REFUND_APPROVAL_LIMIT = 100;
-export const FOLLOW_UP_DELAY_MS = 24 * 60 * 60 * 1000;
+const REFUND_APPROVAL_LIMIT = 100;
 
 const hasTool = (request: ModelRequest, name: string) => request.tools.some((candidate) => candidate.name === name);
 const lastResult = (request: ModelRequest) => toolResults(request.messages).at(-1);
@@ -70,7 +70,7 @@ export const issueRefund = tool({
   execute: ({ orderId, amount }) => ({ refunded: amount, orderId, refundId: `rf-${orderId}-${amount}` }),
 });
 
-export const followUp = tool({
+const followUp = tool({
   name: "followUp",
   description: "Wait, then send the customer a follow-up message.",
   input: z.object({ customer: z.string(), hours: z.number().positive() }),
@@ -80,7 +80,7 @@ export const followUp = tool({
   },
 });
 
-export const askUser = tool({
+const askUser = tool({
   name: "askUser",
   description: "Ask the user a question and wait for the answer.",
   input: z.object({ question: z.string() }),
@@ -92,11 +92,11 @@ export interface Bank {
   send(account: string, amount: number, ctx: ToolContext): Promise<{ transferId: string }>;
 }
 
-export const demoBank: Bank = {
+const demoBank: Bank = {
   send: async (account, amount) => ({ transferId: `tr-${account}-${amount}` }),
 };
 
-export function sendPayout(bank: Bank) {
+function sendPayout(bank: Bank) {
   return tool({
     name: "sendPayout",
     description: "Send money to an account (not idempotent).",

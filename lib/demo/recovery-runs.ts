@@ -7,7 +7,7 @@
  */
 import type { Journal } from "../journal/ports";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent, type Bank } from "./recovery-agents";
-import type { DemoRun } from "./seed";
+import type { DemoRun } from "./types";
 
 /** A bank whose connection drops mid-transfer: the drive is cancelled with the call in flight. */
 function droppingBank(controller: AbortController): Bank {

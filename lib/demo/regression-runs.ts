@@ -6,7 +6,7 @@
 import { replayRun } from "../regression/replay-run";
 import { assistantAgent, rememberDemoMemories } from "./chat";
 import { demoRegistry } from "./registry";
-import type { DemoRun } from "./seed";
+import type { DemoRun } from "./types";
 
 export const REGRESSION_RUNS: DemoRun[] = [
   {

@@ -8,14 +8,9 @@ import { auditorAgent, billingAgent, plannerAgent, reporterAgent } from "./agent
 import { writeDemoSessions } from "./ticket-booking";
 import { RECOVERY_RUNS } from "./recovery-runs";
 import { REGRESSION_RUNS } from "./regression-runs";
+import type { DemoRun } from "./types";
 
-export interface DemoRun {
-  runId: string;
-  about: string;
-  write(store: Journal): Promise<unknown>;
-}
-
-export const DEMO_RUNS: DemoRun[] = [
+const DEMO_RUNS: DemoRun[] = [
   {
     runId: "order-123",
     about: "charge order 123: LLM → chargeCard → LLM",

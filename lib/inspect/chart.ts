@@ -15,7 +15,7 @@
 import type { FlowNode } from "./flow";
 import { escapeLabel, nodeLabel } from "./mermaid";
 
-export interface WindowOptions {
+interface WindowOptions {
   /** Runs with at most this many nodes are drawn whole. */
   fullLimit: number;
   /** Nodes per block; a window is `blocks` whole blocks, so it moves only when the cursor crosses one. */
@@ -32,9 +32,9 @@ export const MAX_CHART_NODES = 400;
 /** The maxTextSize the inspector configures Mermaid with; chartSource refuses to exceed it. */
 export const MAX_CHART_TEXT = 200_000;
 /** Labels longer than this are cut in the chart (the detail panel shows them whole). */
-export const MAX_CHART_LABEL = 60;
+const MAX_CHART_LABEL = 60;
 /** Sub-agent runs drawn per tool node; more are summarised in one node. */
-export const MAX_CHILDREN_PER_NODE = 4;
+const MAX_CHILDREN_PER_NODE = 4;
 
 /** Node indexes [start, end) drawn in full. */
 export interface FlowWindow {
@@ -62,7 +62,7 @@ export type ChartItem =
   | { type: "node"; index: number; node: FlowNode }
   | { type: "gap"; id: string; count: number; firstIndex: number; lastIndex: number; fromSeq: number; toSeq: number };
 
-export function gapId(firstIndex: number, lastIndex: number): string {
+function gapId(firstIndex: number, lastIndex: number): string {
   return `gap${firstIndex}t${lastIndex}`;
 }
 
@@ -91,7 +91,7 @@ export type ChartEnd = "complete" | "running" | "paused" | "failed";
 
 const END_LABEL: Record<ChartEnd, string> = { complete: "done", running: "running…", paused: "paused", failed: "failed ✗" };
 
-export interface ChartOptions {
+interface ChartOptions {
   end: ChartEnd;
   maxLabel?: number;
   /** Draw sub-agent runs as linked nodes (default true). */
@@ -99,7 +99,7 @@ export interface ChartOptions {
 }
 
 /** Class definitions the inspector toggles on drawn nodes; Mermaid embeds their styles in the SVG. */
-export const CHART_CLASSES = [
+const CHART_CLASSES = [
   "classDef current fill:#ffd666,stroke:#b8860b,stroke-width:3px,color:#1a1a1a",
   "classDef past stroke:#2f5bd3,stroke-width:2px",
   "classDef failed stroke:#c62828,stroke-width:2px",
@@ -162,7 +162,7 @@ export function chartSource(items: readonly ChartItem[], options: ChartOptions):
 }
 
 /** Which drawn nodes to mark for a cursor on node `nodeIndex` (-1: start): the current one and the path so far. */
-export interface Decoration {
+interface Decoration {
   current: string;
   past: string[];
 }
@@ -184,7 +184,7 @@ export function decorate(items: readonly ChartItem[], nodeIndex: number): Decora
 }
 
 /** The decoration as Mermaid statements (for the copied source; the page toggles the same classes). */
-export function decorationLines(decoration: Decoration): string[] {
+function decorationLines(decoration: Decoration): string[] {
   const lines: string[] = [];
   if (decoration.past.length > 0) lines.push(`  class ${decoration.past.join(",")} past`);
   lines.push(`  class ${decoration.current} current`);
@@ -208,7 +208,7 @@ export function chartNodeId(elementId: string): string | undefined {
 }
 
 /** What a click on a chart node means: a step to move the cursor to, or a run to open. */
-export type ChartTarget = { type: "step"; seq: number } | { type: "run"; runId: string } | undefined;
+type ChartTarget = { type: "step"; seq: number } | { type: "run"; runId: string } | undefined;
 
 export function chartTarget(id: string, nodes: readonly FlowNode[]): ChartTarget {
   const node = /^n(\d+)$/.exec(id);

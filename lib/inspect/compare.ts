@@ -21,7 +21,7 @@ import {
   type ToolCallSignature,
   type ToolPoint,
   type ToolStatus,
-} from "./decisions";
+} from "./decision-points";
 import { canonicalEqual } from "./equal";
 
 export type DiffStatus = "same" | "changed" | "missing" | "added";

@@ -3,11 +3,12 @@
  * other view agree: one compact row per entry for the virtualised list, a word diff of model text
  * (the `diff` package), a structural diff of JSON values (jsondiffpatch's delta, flattened into
  * path-by-path changes that a view renders as text, never as HTML), and the Markdown summary the
- * "Copy as Markdown" button gives for a pull request.
+ * "Copy as Markdown" button gives for a pull request. Page-only: not exported from the package
+ * entry (app/ and components/ import it by path; .dependency-cruiser.cjs keeps it off the entries).
  */
 import { diffWords } from "diff";
 import { create, type Delta } from "jsondiffpatch";
-import type { DecisionKind } from "./decisions";
+import type { DecisionKind } from "./decision-points";
 import type { DiffDetail } from "./compare";
 import type { DiffEntry, DiffStatus, DiffSummary, RunDiff } from "./diff";
 
@@ -111,10 +112,6 @@ function modelLabel(text: string | undefined, calls: ReadonlyArray<{ toolName: s
 }
 
 /** A row's one-line title: A's side, or B's when only B has a point; both when their kinds differ. */
-export function entryLabel(entry: DiffEntry): string {
-  return labelOf(entry, entry.glance?.() ?? entry.detail);
-}
-
 function labelOf(entry: DiffEntry, detail: DiffDetail): string {
   const side = (which: "A" | "B"): string | undefined => {
     const kind = which === "A" ? detail.kindA : detail.kindB;
@@ -129,7 +126,7 @@ function labelOf(entry: DiffEntry, detail: DiffDetail): string {
   return a ?? b ?? entry.kind;
 }
 
-export function diffRow(entry: DiffEntry): DiffRow {
+function diffRow(entry: DiffEntry): DiffRow {
   // A glance, not the detail: a row needs no arguments hashes, and the page makes a row of every entry.
   const detail = entry.glance?.() ?? entry.detail;
   const row: DiffRow = { index: entry.index, status: entry.status, kind: entry.kind, step: entry.step, label: labelOf(entry, detail) };
@@ -171,13 +168,13 @@ export function rowOfSeq(rows: readonly DiffRow[], side: "A" | "B", seq: number)
 export const STATUS_WORDS: Record<DiffStatus, string> = { same: "same", changed: "changed", missing: "missing in B", added: "added in B" };
 
 /** One piece of a word diff: text both sides share, or text only A (removed) or only B (added) has. */
-export interface WordPart {
+interface WordPart {
   text: string;
   change: "same" | "removed" | "added";
 }
 
 /** Past this many characters the word diff gives up (the panel then shows both texts whole). */
-export const WORD_DIFF_LIMIT = 20_000;
+const WORD_DIFF_LIMIT = 20_000;
 
 /** The word diff of A's text to B's, or undefined when either is too long to diff here. */
 export function wordDiff(a: string, b: string): WordPart[] | undefined {

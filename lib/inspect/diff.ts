@@ -3,7 +3,7 @@
  * diffRuns, `backtrack diff`, GET /api/diff and the diff page).
  *
  * Alignment is positional: the i-th decision point of A is compared with the i-th of B (see
- * decisions.ts for why positions, not tool-call ids). A model point is `same` when its text and
+ * decision-points.ts for why positions, not tool-call ids). A model point is `same` when its text and
  * its tool-call list (name + arguments, in content order) match; a tool point when its tool name,
  * status, arguments and output match. Arguments and outputs match when their canonical JSON is the
  * same (key order never matters), which is decided structurally (equal.ts), without building text
@@ -18,7 +18,7 @@
  */
 import type { JournalRecord } from "../journal/types";
 import { compareAt, onlyIn, summarise, type DiffEntry, type DiffSummary } from "./compare";
-import { pointsOf, type Point } from "./decisions";
+import { pointsOf, type Point } from "./decision-points";
 import { realignTail, REALIGN_MAX_EDITS, type RealignInfo } from "./realign";
 
 export type { DiffDetail, DiffEntry, DiffStatus, DiffSummary } from "./compare";
@@ -50,7 +50,7 @@ export interface DiffOptions {
 }
 
 /** Positional comparison of two decision sequences. */
-export function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffEntry[] {
+function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffEntry[] {
   const steps: DiffEntry[] = new Array(Math.max(pointsA.length, pointsB.length));
   for (let index = 0; index < steps.length; index += 1) {
     const a = pointsA[index];

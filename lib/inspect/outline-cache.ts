@@ -2,13 +2,14 @@
  * Outlines of runs kept in memory by a server process, so that opening a run, scrubbing it and
  * watching it grow read each record from the database once: a later request reads only the
  * records appended since (records never change once written, and seqs are dense).
- * The least recently used runs are dropped beyond `maxEntries` entries in all.
+ * The least recently used runs are dropped beyond `maxEntries` entries in all. Page-only: not
+ * exported from the package entry (the server imports it by path).
  */
 import type { Journal } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
 import { outlineEntry, type OutlineEntry } from "./outline";
 
-export interface OutlineCacheOptions {
+interface OutlineCacheOptions {
   /** Entries kept across all runs. */
   maxEntries?: number;
   /** Records read per query while catching up. */

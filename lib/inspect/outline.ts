@@ -11,7 +11,7 @@ import { isKnownKind, type JournalRecord } from "../journal/types";
 import { flowNode, type FlowNodeKind } from "./flow";
 
 /** What a record draws in the flowchart (a FlowNode without its position-dependent id). */
-export interface OutlineNode {
+interface OutlineNode {
   kind: FlowNodeKind;
   label: string;
   failed: boolean;

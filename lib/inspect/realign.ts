@@ -16,7 +16,7 @@
  * realigned (no positional tail is built), and the default (positional) path never runs any of this. jsondiffpatch's LCS is a quadratic table and not public API, hence
  * this small implementation.
  */
-import { callArgs, callName, nextCall, type ContentPart, type Point } from "./decisions";
+import { callArgs, callName, nextCall, type ContentPart, type Point } from "./decision-points";
 import { ComparedEntry, compareAt, onlyIn, samePoint, type DiffEntry } from "./compare";
 import { canonicalHash, mixHash } from "./equal";
 
@@ -137,7 +137,7 @@ export function shortestEdit(a: ArrayLike<number>, b: ArrayLike<number>, maxEdit
 }
 
 /** The first index where the two sequences' points are not the same (by position); null when there is none. */
-export function firstDivergence(pointsA: readonly Point[], pointsB: readonly Point[]): number | null {
+function firstDivergence(pointsA: readonly Point[], pointsB: readonly Point[]): number | null {
   const shorter = Math.min(pointsA.length, pointsB.length);
   for (let index = 0; index < shorter; index += 1) if (!samePoint(pointsA[index] as Point, pointsB[index] as Point)) return index;
   return pointsA.length === pointsB.length ? null : shorter;

@@ -142,7 +142,7 @@ export function clampStep(at: number, lastSeq: number): number {
  * The run as of step `at`. `run` (the summary row) says what the journal cannot: a pause or a
  * failure of the run's latest state, shown only at its last step.
  */
-export type RunFacts = Pick<RunSummary, "runId" | "status" | "pause" | "lastSeq">;
+type RunFacts = Pick<RunSummary, "runId" | "status" | "pause" | "lastSeq">;
 
 export function summaryAt(timeline: Timeline, at: number, run?: RunFacts | null): StepSummary {
   const lastSeq = timeline.entries.length - 1;
@@ -175,7 +175,7 @@ export function summaryAt(timeline: Timeline, at: number, run?: RunFacts | null)
 }
 
 /** One item of the conversation: what the model saw and said, in order. */
-export type ConversationItem =
+type ConversationItem =
   | { seq: number; role: "system"; text: string }
   | { seq: number; role: "user"; text: string }
   | { seq: number; role: "assistant"; text: string; toolCalls: Array<{ toolCallId: string; toolName: string; args: unknown }> }
@@ -231,7 +231,7 @@ export function conversationItems(record: JournalRecord): ConversationItem[] {
   return [];
 }
 
-export interface ToolResultSoFar {
+interface ToolResultSoFar {
   seq: number;
   toolName: string;
   args: unknown;
@@ -252,7 +252,7 @@ export function toolResultOf(record: JournalRecord): ToolResultSoFar {
   };
 }
 
-export interface StepState extends StepSummary {
+interface StepState extends StepSummary {
   record: JournalRecord | undefined;
   conversation: ConversationItem[];
   toolResults: ToolResultSoFar[];

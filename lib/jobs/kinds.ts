@@ -5,11 +5,10 @@
  * person's decision was recorded in it. Inputs are plain JSON (they are stored in `jobs`).
  */
 import type { Registry } from "../agent/registry";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import { recoveryCounts, recoverWithRegistry, resumeRoot, type RecoveryCounts, type Resumed } from "../recovery/actions";
 import { ResumeFailedError } from "../recovery/errors";
 import type { RecoveredRun } from "../recovery/recover";
-import type { Waker } from "../recovery/waker";
 import { diffRuns } from "../regression/diff-runs";
 import { replayRun } from "../regression/replay-run";
 import type { JobHandler } from "./runner";

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { BacktrackError } from "../journal/errors";
+import { iso } from "../store/rows";
 import type { SqlClient } from "../store/sql-client";
 
 export type JobStatus = "queued" | "running" | "done" | "failed" | "interrupted";
@@ -29,7 +30,7 @@ export interface Job<Input = unknown, Output = unknown> {
 
 export type JobHandler = (input: unknown, context: { jobId: string; signal: AbortSignal }) => Promise<unknown>;
 
-export interface JobRunnerOptions {
+interface JobRunnerOptions {
   handlers: Record<string, JobHandler>;
   /** Jobs running at once (BACKTRACK_JOB_CONCURRENCY, default 2). */
   concurrency?: number;
@@ -39,9 +40,9 @@ export interface JobRunnerOptions {
   staleAfterMs?: number;
 }
 
-export const JOBS_CHANNEL = "backtrack_jobs";
+const JOBS_CHANNEL = "backtrack_jobs";
 
-export class JobTimeoutError extends BacktrackError {
+class JobTimeoutError extends BacktrackError {
   constructor(readonly jobId: string, readonly timeoutMs: number) {
     super("job_timeout", `job ${jobId} ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
   }
@@ -59,7 +60,6 @@ interface JobRow {
   finished_at: Date | string | null;
 }
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const parsed = (value: unknown) => (typeof value === "string" ? (JSON.parse(value) as unknown) : value);
 
 function toJob(row: JobRow): Job {
@@ -70,7 +70,7 @@ function toJob(row: JobRow): Job {
     input: parsed(row.input),
     output: parsed(row.output) ?? null,
     error: row.error,
-    createdAt: iso(row.created_at) ?? "",
+    createdAt: iso(row.created_at),
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
   };

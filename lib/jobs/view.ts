@@ -14,10 +14,21 @@ export interface JobView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** A replay's source run (a resume job names its run in `input`). */
+  runId?: string;
+  /** The run a replay job writes, claimed before the job started. */
+  newRunId?: string;
   error?: string;
   result?: unknown;
   /** How a finished job ended, for people ("refund-900 resumed and completed"). */
   sentence?: string;
+}
+
+/** A replay's runs, at the top level where /api/replays/{jobId} always had them. */
+function jobRuns(job: Job): Pick<JobView, "runId" | "newRunId"> {
+  if (job.kind !== REPLAY_JOB) return {};
+  const { runId, newRunId } = job.input as ReplayJobInput;
+  return { runId, newRunId };
 }
 
 /** The run a job drives, left unfinished when the job is cut off (a replay's new run, a resumed run). */
@@ -38,7 +49,7 @@ function doneSentence(job: Job): string | undefined {
   return undefined;
 }
 
-export function jobSentence(job: Job): string | undefined {
+function jobSentence(job: Job): string | undefined {
   if (job.status === "done") return doneSentence(job);
   if (job.status === "failed") return job.error ?? "failed";
   if (job.status !== "interrupted") return undefined;
@@ -57,6 +68,7 @@ export function jobView(job: Job): JobView {
     createdAt: job.createdAt,
     startedAt: job.startedAt,
     finishedAt: job.finishedAt,
+    ...jobRuns(job),
     ...(job.error ? { error: job.error } : {}),
     ...(job.output !== null ? { result: job.output } : {}),
     ...(sentence ? { sentence } : {}),

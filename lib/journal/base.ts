@@ -24,7 +24,9 @@ import type {
 } from "./types";
 
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 1024 * 1024;
-export const MAX_RUN_ID_LENGTH = 256;
+/** The longest id the journal and the sessions accept (run ids, session, app and user ids, authors). */
+export const MAX_ID_LENGTH = 256;
+/** The longest record name. */
 export const MAX_NAME_LENGTH = 512;
 /** Records cached across all runs; the least recently used runs are forgotten beyond it. */
 const CACHED_RECORDS = 200_000;
@@ -39,9 +41,9 @@ export interface JournalOptions {
 }
 
 /** Run ids and names are text keys: non-empty, bounded, and free of NUL (PostgreSQL text cannot hold it). */
-export function validateKeys(runId: unknown, name: unknown): void {
-  if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID_LENGTH || runId.includes("\u0000")) {
-    throw new BadInputError(`a run id must be 1 to ${MAX_RUN_ID_LENGTH} characters without NUL`);
+function validateKeys(runId: unknown, name: unknown): void {
+  if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_ID_LENGTH || runId.includes("\u0000")) {
+    throw new BadInputError(`a run id must be 1 to ${MAX_ID_LENGTH} characters without NUL`);
   }
   if (typeof name !== "string" || name.length === 0 || name.length > MAX_NAME_LENGTH || name.includes("\u0000")) {
     throw new BadInputError(`a record name must be 1 to ${MAX_NAME_LENGTH} characters without NUL`);

@@ -68,42 +68,11 @@ function write(value: unknown): string | undefined {
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** The stable hash of a canonical JSON text (sha256, hex, 16 characters). */
-export function hashCanonical(text: string): string {
+function hashCanonical(text: string): string {
   return (oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex")).slice(0, 16);
 }
 
 /** A short, stable hash of a value's canonical JSON (sha256, hex, 16 characters). */
 export function stableHash(value: unknown): string {
   return hashCanonical(canonicalJson(value));
-}
-
-/**
- * Whether two values have the same canonical JSON. A structural walk answers most calls without
- * building any text (values read back from a journal are plain JSON); anything it cannot settle
- * (NaN, undefined members, Dates, a real difference) is decided by comparing canonical texts.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return plainEqual(a, b) || canonicalJson(a) === canonicalJson(b);
-}
-
-/** Structural equality of plain JSON values, key order ignored. True implies equal canonical JSON; false decides nothing. */
-export function plainEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index += 1) if (!plainEqual(a[index], b[index])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || a instanceof Date || b instanceof Date) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  let count = 0;
-  for (const key in left) {
-    if (!Object.prototype.hasOwnProperty.call(left, key)) continue;
-    if (!Object.prototype.hasOwnProperty.call(right, key) || !plainEqual(left[key], right[key])) return false;
-    count += 1;
-  }
-  for (const key in right) if (Object.prototype.hasOwnProperty.call(right, key)) count -= 1;
-  return count === 0;
 }

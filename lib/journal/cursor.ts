@@ -1,7 +1,7 @@
 /** Keyset cursors for run lists: the (startedAt, runId) of the last row of a page, opaque to callers. */
 import { BadInputError } from "./errors";
 
-export interface RunCursor {
+interface RunCursor {
   startedAt: string;
   runId: string;
 }
@@ -24,7 +24,7 @@ export function decodeCursor(text: string): RunCursor {
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 500;
+const MAX_PAGE_SIZE = 500;
 
 export function pageSize(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;

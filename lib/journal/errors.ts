@@ -5,24 +5,49 @@
  */
 const BRAND = Symbol.for("backtrack.error");
 
+/**
+ * Every code a BacktrackError carries, closed: the inspector's HTTP status map is a
+ * `Record<ErrorCode, number>`, so a new code does not compile until it has a status.
+ */
 export type ErrorCode =
+  | "already_decided"
   | "bad_input"
+  | "cli"
   | "config"
   | "database_locked"
   | "database_unreachable"
+  | "import_interrupted"
+  | "import_too_large"
   | "input_mismatch"
   | "invalid_record"
+  | "job_timeout"
+  | "lease_held"
+  | "lease_lost"
+  | "length_mismatch"
+  | "max_turns"
+  | "missing_agent"
+  | "missing_tools"
+  | "model_call"
+  | "no_memory_context"
   | "no_recorded_input"
   | "no_recorded_output"
-  | "not_found"
-  | "payload_too_large"
-  | "reserved_name"
-  | "run_exists"
-  | "import_too_large"
-  | "length_mismatch"
   | "non_finite_number"
-  | "tool_input"
-  | (string & {});
+  | "not_found"
+  | "not_waiting"
+  | "paused"
+  | "payload_too_large"
+  | "read_only_state"
+  | "rebuild_mismatch"
+  | "recovery_failed"
+  | "replay_failed"
+  | "reserved_name"
+  | "resume_failed"
+  | "run_exists"
+  | "saga_aborted"
+  | "session_exists"
+  | "simulated_crash"
+  | "stale_session"
+  | "stopped";
 
 export class BacktrackError extends Error {
   readonly [BRAND] = true;

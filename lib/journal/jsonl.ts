@@ -4,15 +4,15 @@
  * it), naming the line and what is wrong; an import writes nothing unless every line passes.
  */
 import { z } from "zod";
-import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload } from "./base";
+import { DEFAULT_PAYLOAD_LIMIT_BYTES, encodePayload, MAX_ID_LENGTH, MAX_NAME_LENGTH } from "./base";
 import { InvalidRecordError, NonFiniteNumberError } from "./errors";
 import type { StagedRecord } from "./ports";
 import type { JournalRecord, RecordKind } from "./types";
 
 const recordLine = z.object({
-  runId: z.string().min(1).max(256),
+  runId: z.string().min(1).max(MAX_ID_LENGTH),
   seq: z.number().int().min(0),
-  name: z.string().min(1).max(512),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
   // Unknown kinds are kept (shown as unknown), but a kind must look like one.
   kind: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, "a kind is a lower-case identifier"),
   payload: z.unknown(),

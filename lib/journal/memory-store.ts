@@ -238,7 +238,7 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function emptySummary(runId: string, now: string): RunSummary {
+function emptySummary(runId: string, now: string): RunSummary {
   return {
     runId,
     agent: null,

@@ -45,7 +45,3 @@ export function assertUserStepName(name: string): void {
     throw new ReservedNameError(name);
   }
 }
-
-export function isMemoryContextName(name: string): boolean {
-  return /^turn:\d+:memctx$/.test(name);
-}

@@ -151,3 +151,27 @@ export function isLeaser(store: unknown): store is Leaser {
   const candidate = store as Partial<Leaser> | null;
   return typeof candidate?.acquireLease === "function" && typeof candidate.renewLease === "function" && typeof candidate.releaseLease === "function";
 }
+
+/** One registered wake-up: `name` is the sleep's record in `runId`; `rootRunId` is the run to drive. */
+export interface Wake {
+  runId: string;
+  rootRunId: string;
+  name: string;
+  /** ISO 8601 */
+  wakeAt: string;
+}
+
+/**
+ * Durable timers (the seed's Waker): a sleeping run journals its wake time and registers it here;
+ * MemWaker (lib/recovery/waker.ts) and PostgresWaker (lib/store/postgres-waker.ts) implement it.
+ */
+export interface Waker {
+  /** The clock sleeps are measured on, in epoch milliseconds. */
+  now(): number;
+  /** Registers a wake-up; registering the same (runId, name) again changes nothing. */
+  register(wake: Wake): Promise<void>;
+  /** Wake-ups due at now(), earliest first. */
+  due(limit?: number): Promise<Wake[]>;
+  /** Forgets a wake-up (its sleep has passed). */
+  clear(runId: string, name: string): Promise<void>;
+}

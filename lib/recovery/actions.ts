@@ -4,15 +4,14 @@
  * recover every unfinished run through the registry, and count what recovery did.
  */
 import type { Registry } from "../agent/registry";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import type { RunSummary } from "../journal/types";
-import { rootRunOf } from "./decisions";
+import { rootRunOf } from "./pause-decisions";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "./lease";
 import { driveRun, recover, type RecoveredRun, type RecoverResult, type RecoveryOutcome } from "./recover";
 import { registryResume } from "./resume";
-import type { Waker } from "./waker";
 
-export interface DriveOptions {
+interface DriveOptions {
   ttlMs?: number;
   holder?: string;
   /** Where sleeps register their wake-up (PostgresWaker on a database). */
@@ -56,7 +55,7 @@ export function resumeSentence({ root, resumed }: Pick<Resumed, "root" | "resume
   }
 }
 
-export const RECOVERY_OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
+const RECOVERY_OUTCOMES: RecoveryOutcome[] = ["complete", "paused", "failed", "leased", "lost", "skipped", "waiting"];
 
 export type RecoveryCounts = Record<RecoveryOutcome, number>;
 

@@ -7,9 +7,9 @@ import { DRIVEN_ORIGINS, type PauseState, type RunOrigin, type RunStatus } from 
 import type { Journal, Lister } from "../journal/ports";
 import { unfinished } from "./recover";
 
-export type WaitKind = "approval" | "interrupt" | "sleep" | "halt" | "running" | "failed";
+type WaitKind = "approval" | "interrupt" | "sleep" | "halt" | "running" | "failed";
 
-export interface Waiting {
+interface Waiting {
   kind: WaitKind;
   /** One line for people: "pending approval: refund {"amount":900}", "sleeping until …". */
   text: string;

@@ -55,13 +55,6 @@ export class NotWaitingError extends BacktrackError {
   }
 }
 
-/** A run without run:start cannot be resumed: its input and agent are unknown. */
-export class NoRecordedInputError extends BacktrackError {
-  constructor(readonly runId: string) {
-    super("no_recorded_input", `run "${runId}" has no run:start record: its input and agent are unknown, so it cannot be resumed`);
-  }
-}
-
 /** A decision (approve, answer) for a run that someone already decided: the first decision stands. */
 export class AlreadyDecidedError extends BacktrackError {
   constructor(

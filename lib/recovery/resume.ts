@@ -7,10 +7,9 @@ import type { HeaderPayload } from "../agent/payloads";
 import type { Registry } from "../agent/registry";
 import type { RunResult } from "../agent/agent";
 import { RUN_START } from "../journal/names";
-import type { Journal } from "../journal/ports";
-import { NoRecordedInputError } from "./errors";
+import type { Journal, Waker } from "../journal/ports";
+import { NoRecordedInputError } from "../agent/errors";
 import type { Resume } from "./recover";
-import type { Waker } from "./waker";
 
 export interface RegistryResumeOptions {
   waker?: Waker;
@@ -19,7 +18,7 @@ export interface RegistryResumeOptions {
 export function registryResume(registry: Registry, store: Journal, options: RegistryResumeOptions = {}): Resume & ((runId: string, context?: { signal?: AbortSignal }) => Promise<RunResult>) {
   return async (runId, context = {}) => {
     const header = await store.record(runId, RUN_START);
-    if (!header) throw new NoRecordedInputError(runId);
+    if (!header) throw new NoRecordedInputError(runId, "resume");
     const agent = registry.agentForRun(header.payload as HeaderPayload, store, runId);
     return agent.runResult(runId, undefined, { signal: context.signal, waker: options.waker });
   };

@@ -4,10 +4,9 @@
  * a wake-up is forgotten once its sleep has passed (the sleep clears it too) or its run is done.
  */
 import { passedName } from "../journal/names";
-import type { Journal } from "../journal/ports";
+import type { Journal, Waker } from "../journal/ports";
 import { defaultHolder, leaseTtl } from "./lease";
 import { driveRun, isComplete, summarise, type Driven, type RecoverOptions, type RecoverResult, type Resume } from "./recover";
-import type { Waker } from "./waker";
 
 export interface WakeOptions extends RecoverOptions {
   /** Wake-ups taken in one call. Default 1,000. */

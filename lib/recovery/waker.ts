@@ -3,29 +3,11 @@
  * drive's Waker, if one is bound (`withWaker`). Replaying into a sleep tells the Waker again, so
  * a process that re-drives its runs after a restart rebuilds its timers by ordinary replay.
  * MemWaker lives in memory (a manual clock for tests); PostgresWaker keeps timers in a table.
+ * The Waker port itself is in lib/journal/ports.ts, so the agent loop needs nothing of recovery.
  */
 import type { RunOptions } from "../agent/agent";
 import { BadInputError } from "../journal/errors";
-
-/** One registered wake-up: `name` is the sleep's record in `runId`; `rootRunId` is the run to drive. */
-export interface Wake {
-  runId: string;
-  rootRunId: string;
-  name: string;
-  /** ISO 8601 */
-  wakeAt: string;
-}
-
-export interface Waker {
-  /** The clock sleeps are measured on, in epoch milliseconds. */
-  now(): number;
-  /** Registers a wake-up; registering the same (runId, name) again changes nothing. */
-  register(wake: Wake): Promise<void>;
-  /** Wake-ups due at now(), earliest first. */
-  due(limit?: number): Promise<Wake[]>;
-  /** Forgets a wake-up (its sleep has passed). */
-  clear(runId: string, name: string): Promise<void>;
-}
+import type { Wake, Waker } from "../journal/ports";
 
 /** Run options that bind `waker` to a drive (the seed's WithWaker). */
 export function withWaker(waker: Waker, options: RunOptions = {}): RunOptions {

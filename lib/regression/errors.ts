@@ -1,23 +1,6 @@
 /** The regression area's typed errors (each a BacktrackError: stable code, typed fields, cause). */
 import { BacktrackError } from "../journal/errors";
 
-/** The source run has no usable run:start record: there is no frozen input to run again. */
-export class NoRecordedInputError extends BacktrackError {
-  constructor(readonly runId: string) {
-    super("no_recorded_input", `run "${runId}" has no recorded input (run:start): it cannot be replayed`);
-  }
-}
-
-/** stripMemoryContext on a run without a usable :memctx record: nothing can be stripped honestly. */
-export class NoMemoryContextError extends BacktrackError {
-  constructor(
-    readonly runId: string,
-    readonly reason: string,
-  ) {
-    super("no_memory_context", `run "${runId}" has no usable :memctx provenance record (${reason}): a memory-off replay can only strip what was provably injected`);
-  }
-}
-
 /** The replay could not be driven with what is known: tools the source used are not available. */
 export class ReplayToolsError extends BacktrackError {
   constructor(

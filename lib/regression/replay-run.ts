@@ -21,8 +21,9 @@ import { BadInputError, RunNotFoundError } from "../journal/errors";
 import { RUN_START } from "../journal/names";
 import type { Journal } from "../journal/ports";
 import type { PauseState } from "../journal/types";
-import { NoRecordedInputError, ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
-import { planMemory, type StripDisclosure } from "./memory-context";
+import { NoRecordedInputError } from "../agent/errors";
+import { ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
+import { planMemory, type StripDisclosure } from "../memory/replay-plan";
 import { resolveReplayModel } from "./models";
 
 export interface ReplayRunOptions {
@@ -35,7 +36,7 @@ export interface ReplayRunOptions {
   tools?: AnyTool[] | Record<string, AnyTool>;
   /** A new system text; by default the source's recorded one. */
   system?: string;
-  /** Keep only the turn's own incoming messages (see memory-context.ts). */
+  /** Keep only the turn's own incoming messages (see lib/memory/replay-plan.ts). */
   stripMemoryContext?: boolean;
   /** The replay's id; by default `<runId>~replay-<n>`, the first free n. */
   newRunId?: string;
@@ -57,18 +58,18 @@ export interface ReplayRunResult {
   memoryStripped?: StripDisclosure;
 }
 
-export const REPLAY_SUFFIX = "~replay-";
+const REPLAY_SUFFIX = "~replay-";
 const MAX_SLOTS = 10_000;
 /** Where this process starts looking for a free slot, per journal and source: a hint, the journal decides. */
 const nextSlots = new WeakMap<Journal, Map<string, number>>();
 
-export async function readHeader(journal: Journal, runId: string): Promise<HeaderPayload> {
+async function readHeader(journal: Journal, runId: string): Promise<HeaderPayload> {
   if (!(await journal.run(runId))) throw new RunNotFoundError(runId);
   const record = await journal.record(runId, RUN_START);
   const header = record?.kind === "header" ? (record.payload as Partial<HeaderPayload> | null) : undefined;
   const input = header?.input;
   const validInput = typeof input === "string" || (Array.isArray(input) && input.length > 0);
-  if (!header || !validInput || typeof header.agent !== "string") throw new NoRecordedInputError(runId);
+  if (!header || !validInput || typeof header.agent !== "string") throw new NoRecordedInputError(runId, "replay");
   return { ...header, tools: Array.isArray(header.tools) ? header.tools : [] } as HeaderPayload;
 }
 

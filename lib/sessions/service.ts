@@ -12,7 +12,7 @@ import { canonicalJson } from "../journal/canonical";
 import { BadInputError } from "../journal/errors";
 import { DEFAULT_PAYLOAD_LIMIT_BYTES } from "../journal/base";
 import { drizzleOver, type Database } from "../store/drizzle";
-import { iso } from "../store/postgres-store";
+import { iso, UNIQUE_VIOLATION } from "../store/rows";
 import { sessions } from "../store/schema/index";
 import type { SqlClient } from "../store/sql-client";
 import { EventTooLargeError, RebuildMismatchError, SessionExistsError, SessionNotFoundError, StaleSessionError } from "./errors";
@@ -49,7 +49,6 @@ import type {
 } from "./types";
 import { checkCreate, checkEvent, checkId, checkIndex, type CheckedEvent } from "./validate";
 
-const UNIQUE_VIOLATION = "23505";
 const DEFAULT_LIST_LIMIT = 100;
 const MAX_LIST_LIMIT = 1000;
 

@@ -6,7 +6,7 @@
 import { applyDelta, copyState, readOnlyView, refuseEventWrite, refuseStateWrite } from "./state";
 import type { RebuildCheck, SessionEvent, State, StateDelta } from "./types";
 
-export interface SessionData {
+interface SessionData {
   id: string;
   app: string;
   user: string;

@@ -26,7 +26,7 @@ function shared(name: string, userColumn: string, set: string, deleted: string, 
 }
 
 /** Which shared scopes an event's delta changes: each combination is its own (prepared) statement. */
-export interface SharedScopes {
+interface SharedScopes {
   app: boolean;
   user: boolean;
 }
@@ -88,7 +88,7 @@ export function scopeParameters(delta: Record<string, unknown>): [string, string
 }
 
 /** A PostgreSQL text[] literal: every element double-quoted, with backslash and quote escaped. */
-export function textArray(items: string[]): string {
+function textArray(items: string[]): string {
   return `{${items.map((item) => `"${item.replace(/[\\"]/g, (character) => `\\${character}`)}"`).join(",")}}`;
 }
 

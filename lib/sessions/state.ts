@@ -30,7 +30,7 @@ export function applyDelta(state: State, delta: StateDelta): State {
 }
 
 /** A delta split by scope; a scope with no key is absent. */
-export interface ScopedDeltas {
+interface ScopedDeltas {
   session: StateDelta;
   app?: StateDelta;
   user?: StateDelta;

@@ -3,12 +3,12 @@
  * write, never stored half-way: ids and keys are bounded text without NUL, values are JSON.
  */
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "../journal/base";
 import { BadInputError } from "../journal/errors";
 import { scopeOf } from "./state";
 import type { JsonValue, State, StateDelta } from "./types";
 
-export const MAX_ID_LENGTH = 256;
-export const MAX_KEY_LENGTH = 512;
+const MAX_KEY_LENGTH = 512;
 
 const noNul = (text: string) => !text.includes("\u0000");
 

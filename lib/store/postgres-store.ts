@@ -27,12 +27,11 @@ import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
 import { records, runs } from "./schema/index";
+import { iso, UNIQUE_VIOLATION } from "./rows";
 import type { SqlClient } from "./sql-client";
 
 /** Tries of an append whose seq another writer took first (another process writing the same run). */
 const SEQ_RACE_RETRIES = 40;
-
-const UNIQUE_VIOLATION = "23505";
 
 const STATUS_SQL = `
 WITH updated AS (
@@ -233,11 +232,6 @@ export function parseNotification(payload: string): JournalNotification | undefi
   } catch {
     return undefined;
   }
-}
-
-export function iso(value: Date | string | null): string {
-  if (value === null) return "";
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
 function toRecord(runId: string, row: RecordRow): JournalRecord {

@@ -4,8 +4,8 @@
  * timers_wake_idx. The clock that decides "due" is this process's (as the sleep's own check is);
  * pass `now` to use another.
  */
-import type { Wake, Waker } from "../recovery/waker";
-import { iso } from "./postgres-store";
+import type { Wake, Waker } from "../journal/ports";
+import { iso } from "./rows";
 import type { SqlClient } from "./sql-client";
 
 const REGISTER_SQL = `

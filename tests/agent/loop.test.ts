@@ -3,13 +3,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Agent, InputMismatchError, MaxTurnsError } from "@/lib/agent/agent";
+import { Agent } from "@/lib/agent/agent";
+import { InputMismatchError, MaxTurnsError } from "@/lib/agent/errors";
 import type { AgentEvent } from "@/lib/agent/events";
 import { isPause, PendingApproval, ResumeHalt } from "@/lib/agent/pauses";
 import type { ToolResultPayload } from "@/lib/agent/payloads";
 import { tool } from "@/lib/agent/tool";
 import { billingAgent, plannerAgent } from "@/lib/demo/agents";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import type { Journal } from "@/lib/journal/ports";
 import { STORE_KINDS } from "../helpers/databases";
 

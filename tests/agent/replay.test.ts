@@ -8,7 +8,7 @@ import { Agent } from "@/lib/agent/agent";
 import { NoRecordedOutputError, replay } from "@/lib/agent/replay";
 import { tool } from "@/lib/agent/tool";
 import { billingAgent, plannerAgent, researcherAgent } from "@/lib/demo/agents";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import { chargeCard, researchTool } from "@/lib/demo/tools";
 import { RunNotFoundError } from "@/lib/journal/errors";
 import { MemStore } from "@/lib/journal/memory-store";

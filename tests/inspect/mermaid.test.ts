@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Agent } from "@/lib/agent/agent";
 import { tool } from "@/lib/agent/tool";
 import { billingAgent, reporterAgent } from "@/lib/demo/agents";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import { buildFlow } from "@/lib/inspect/flow";
 import { escapeLabel, flowToMermaid, renderMermaid } from "@/lib/inspect/mermaid";
 import { RunNotFoundError } from "@/lib/journal/errors";

@@ -2,7 +2,7 @@
 import { Agent } from "@/lib/agent/agent";
 import { tool, type AnyTool } from "@/lib/agent/tool";
 import type { Journal } from "@/lib/journal/ports";
-import { scriptedModel, toolResults } from "@/lib/demo/scripted";
+import { scriptedModel, toolResults } from "@/lib/agent/scripted";
 import type { JournalBase } from "@/lib/journal/base";
 import type { PostgresStore } from "@/lib/store";
 import { z } from "zod";

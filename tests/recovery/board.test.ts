@@ -10,7 +10,7 @@ import { importRuns } from "@/lib/journal/import";
 import { toJsonl } from "@/lib/journal/jsonl";
 import { recoveryCounts, recoverySentence, resumeRoot } from "@/lib/recovery/actions";
 import { recoveryBoard, waitingFor } from "@/lib/recovery/board";
-import { approve } from "@/lib/recovery/decisions";
+import { approve } from "@/lib/recovery/pause-decisions";
 import type { PostgresStore } from "@/lib/store/postgres-store";
 import { STORE_KINDS } from "../helpers/databases";
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { Agent } from "../../lib/agent/agent";
 import { tool } from "../../lib/agent/tool";
 import type { Journal } from "../../lib/journal/ports";
-import { scriptedModel, toolResults, userText } from "../../lib/demo/scripted";
+import { scriptedModel, toolResults, userText } from "../../lib/agent/scripted";
 import type { SqlClient } from "../../lib/store/sql-client";
 
 export interface Sink {

@@ -11,7 +11,7 @@ import { isBacktrackError } from "@/lib/journal/errors";
 import type { JournalBase } from "@/lib/journal/base";
 import type { Journal } from "@/lib/journal/ports";
 import { SimulatedCrashError } from "@/lib/journal/faults";
-import { answer, approve, resolveHalt, rootRunOf } from "@/lib/recovery/decisions";
+import { answer, approve, resolveHalt, rootRunOf } from "@/lib/recovery/pause-decisions";
 import { NotWaitingError } from "@/lib/recovery/errors";
 import { recover } from "@/lib/recovery/recover";
 import { wakeDue } from "@/lib/recovery/wake";

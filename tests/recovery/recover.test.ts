@@ -7,7 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PendingApproval } from "@/lib/agent/pauses";
 import { tool } from "@/lib/agent/tool";
-import { scriptedModel } from "@/lib/demo/scripted";
+import { scriptedModel } from "@/lib/agent/scripted";
 import { Agent } from "@/lib/agent/agent";
 import { ConfigError, isBacktrackError } from "@/lib/journal/errors";
 import { crashAt, SimulatedCrashError } from "@/lib/journal/faults";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { diffRuns } from "@/lib/regression/diff-runs";
 
@@ -12,12 +12,8 @@ const query = z.object({
 });
 
 /** GET /api/diff?a=&b=[&realign=1] → the RunDiff of two runs (404 when either is unknown). */
-export async function GET(request: Request) {
-  try {
-    const { a, b, realign } = parseQuery(request, query);
-    const store = await getStore();
-    return json(await diffRuns(store, a, b, { realign: realign === "1" || realign === "true" }));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const { a, b, realign } = parseQuery(request, query);
+  const store = await getStore();
+  return json(await diffRuns(store, a, b, { realign: realign === "1" || realign === "true" }));
+});

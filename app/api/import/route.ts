@@ -1,4 +1,4 @@
-import { errorResponse, json } from "@/app/_server/http";
+import { json, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { BadInputError } from "@/lib/journal/errors";
 import { importRuns } from "@/lib/journal/import";
@@ -11,12 +11,8 @@ export const dynamic = "force-dynamic";
  * nothing. At most HTTP_IMPORT_LIMIT_BYTES (64 MiB; 413 import_too_large above it), and never a
  * body whose length differs from its Content-Length (400 length_mismatch).
  */
-export async function POST(request: Request) {
-  try {
-    const text = await readImportBody(request);
-    if (text.trim() === "") throw new BadInputError("the body is empty: send the JSONL of `backtrack export`");
-    return json(await importRuns(await getStore(), text), 201);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route(async (request) => {
+  const text = await readImportBody(request);
+  if (text.trim() === "") throw new BadInputError("the body is empty: send the JSONL of `backtrack export`");
+  return json(await importRuns(await getStore(), text), 201);
+});

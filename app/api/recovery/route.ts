@@ -1,4 +1,4 @@
-import { errorResponse, json } from "@/app/_server/http";
+import { json, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { boardView, recoveryBoard } from "@/lib/recovery/board";
 
@@ -8,11 +8,7 @@ export const dynamic = "force-dynamic";
  * GET /api/recovery[?imported=1] → { runs: BoardEntry[], hiddenImported }: every unfinished run
  * recovery drives, why it waits, and its lease; imported runs too with imported=1 (each entry says its origin).
  */
-export async function GET(request: Request) {
-  try {
-    const includeImported = new URL(request.url).searchParams.get("imported") === "1";
-    return json(boardView(await recoveryBoard(await getStore(), { includeImported: true }), { includeImported }));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const includeImported = new URL(request.url).searchParams.get("imported") === "1";
+  return json(boardView(await recoveryBoard(await getStore(), { includeImported: true }), { includeImported }));
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
@@ -13,12 +13,8 @@ const query = z.object({
   cursor: z.string().min(1).max(1000).optional(),
 });
 
-export async function GET(request: Request) {
-  try {
-    const parsed = parseQuery(request, query);
-    const store = await getStore();
-    return json(await store.runs(parsed));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const parsed = parseQuery(request, query);
+  const store = await getStore();
+  return json(await store.runs(parsed));
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { SessionService } from "@/lib/sessions";
 
@@ -12,12 +12,8 @@ const query = z.object({
 });
 
 /** GET /api/sessions?app=&user=&limit= → `{ sessions: SessionSummary[] }`, most recently updated first. */
-export async function GET(request: Request) {
-  try {
-    const parsed = parseQuery(request, query);
-    const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
-    return json({ sessions });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const parsed = parseQuery(request, query);
+  const sessions = await new SessionService((await getStore()).client).listSessions(parsed);
+  return json({ sessions });
+});

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { accessSettings, safeNext, sessionValue, SESSION_COOKIE } from "@/app/_server/access";
+import { route } from "@/app/_server/http";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ function seeOther(path: string): NextResponse {
 }
 
 /** The sign-in form posts here: a right token sets the session cookie; a wrong one goes back to the form. */
-export async function POST(request: NextRequest) {
+export const POST = route(async (request: NextRequest) => {
   const form = await request.formData().catch(() => null);
   const token = String(form?.get("token") ?? "");
   const next = safeNext(String(form?.get("next") ?? ""));
@@ -23,4 +24,4 @@ export async function POST(request: NextRequest) {
   const response = seeOther(next);
   response.cookies.set(SESSION_COOKIE, sessionValue(expected), { httpOnly: true, sameSite: "strict", path: "/" });
   return response;
-}
+});

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { runOutline } from "@/app/_server/outlines";
 import { accessSettings } from "@/app/_server/access";
-import { decodePathParam, type IdPageProps } from "@/app/_server/page-params";
+import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { replayModels } from "@/app/_server/registry";
 import { DatabaseProblemView } from "@/components/database-problem";
@@ -18,13 +18,13 @@ const INLINE_OUTLINE = 2_000;
 
 export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: `${decodePathParam(id)} · Backtrack` };
+  return { title: `${pageId(id)} · Backtrack` };
 }
 
 export default async function RunPage({ params, searchParams }: IdPageProps) {
   await connection();
   const { id } = await params;
-  const runId = decodePathParam(id);
+  const runId = pageId(id);
   const { at } = await loadRunParams(searchParams);
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { decodePathParam, type IdPageProps } from "@/app/_server/page-params";
+import { pageId, type IdPageProps } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { SessionInspector } from "@/components/session-inspector";
@@ -11,13 +11,13 @@ import { SessionService, sessionView, type SessionView } from "@/lib/sessions";
 
 export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
   const { id } = await params;
-  return { title: `${decodePathParam(id)} · Sessions · Backtrack` };
+  return { title: `${pageId(id)} · Sessions · Backtrack` };
 }
 
 /** The inspector reads `?at=N` from the URL itself (nuqs) and clamps it to the session's events. */
 export default async function SessionPage({ params }: IdPageProps) {
   await connection();
-  const id = decodePathParam((await params).id);
+  const id = pageId((await params).id);
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
   let view: SessionView;

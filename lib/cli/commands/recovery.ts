@@ -12,8 +12,9 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { recoveryCounts, recoverySentence, recoverWithRegistry, resumeRoot } from "../../recovery/actions";
-import { answer, approve, resolveHalt, type Resolution } from "../../recovery/decisions";
-import { loadRegistry } from "../../regression/config-file";
+import { answer, approve, resolveHalt, type Resolution } from "../../recovery/pause-decisions";
+import { loadRegistry } from "../../config/file";
+import { demoRegistry } from "../../demo/registry";
 import { defaultHolder, DEFAULT_LEASE_TTL_MS } from "../../recovery/lease";
 import type { RecoveredRun } from "../../recovery/recover";
 import { PostgresWaker } from "../../store/postgres-waker";
@@ -80,7 +81,7 @@ function describe(run: RecoveredRun): string {
 
 /** Resumes the root of `runId` under a lease and prints how it ended. */
 async function resumeAfterDecision(store: PostgresStore, runId: string, options: DecisionOptions, decided: Record<string, unknown>): Promise<void> {
-  const { root, resumed, run } = await resumeRoot(store, await loadRegistry(options.config), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
+  const { root, resumed, run } = await resumeRoot(store, await loadRegistry(demoRegistry(), options.config), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
   if (options.json) return printJson({ ...decided, resumed, run });
   printLine(`${describe(resumed)}${resumed.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
   if (resumed.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
@@ -103,7 +104,7 @@ export function registerRecovery(program: Command): void {
   ).action(async (options: RecoverOptions) => {
     const ttlMs = ttl(options.leaseTtl);
     await withStore(options, async (store) => {
-      const result = await recoverWithRegistry(store, await loadRegistry(options.config), {
+      const result = await recoverWithRegistry(store, await loadRegistry(demoRegistry(), options.config), {
         ttlMs,
         waker: new PostgresWaker(store),
         includeImported: options.includeImported === true,

@@ -11,7 +11,8 @@ import { diffRuns } from "../../regression/diff-runs";
 import { ReplayFailedError } from "../../regression/errors";
 import { RECORDED_MODEL } from "../../regression/models";
 import { replayRun } from "../../regression/replay-run";
-import { loadRegistry } from "../../regression/config-file";
+import { loadRegistry } from "../../config/file";
+import { demoRegistry } from "../../demo/registry";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, table, withStore, type CommonOptions } from "../context";
 
 interface ReplayOptions extends CommonOptions {
@@ -93,7 +94,7 @@ export function registerRegression(program: Command): void {
     if (options.check && options.model && options.model !== RECORDED_MODEL) throw new CliError(`--check replays against the recorded outputs: it cannot take --model ${options.model}`);
     if (options.check && options.stripMemory) throw new CliError("--check and --strip-memory do not go together");
     if (options.strict && !options.check) throw new CliError("--strict needs --check");
-    const registry = await loadRegistry(options.config);
+    const registry = await loadRegistry(demoRegistry(), options.config);
     await withStore(options, async (store) => {
       if (options.check) {
         const check = await checkReplay({ journal: store, runId, registry, newRunId: options.newId, strict: options.strict });

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { findConfig } from "../../regression/config-file";
+import { findConfig } from "../../config/file";
 import { resolveDatabase } from "../../store/connection";
 import { CliError, printLine } from "../context";
 

@@ -1,4 +1,4 @@
-/** The regression area's table: memories an agent's memory component recalls (lib/regression/memories.ts). */
+/** The regression area's table: memories an agent's memory component recalls (lib/memory/banks.ts). */
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**

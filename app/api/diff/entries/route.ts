@@ -1,7 +1,7 @@
-import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { cachedDiff } from "@/app/_server/diffs";
-import { errorResponse, json, parseQuery } from "@/app/_server/http";
+import { json, parseQuery, route } from "@/app/_server/http";
+import { wholeNumber } from "@/app/_server/url-input";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,7 @@ const query = z.object({
   a: z.string().min(1).max(256),
   b: z.string().min(1).max(256),
   realign: z.enum(["0", "1", "true", "false"]).optional(),
-  from: z.coerce.number().int().min(0).default(0),
+  from: wholeNumber(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(100),
 });
 
@@ -19,12 +19,8 @@ const query = z.object({
  * GET /api/diff/entries?a=&b=&from=&limit=[&realign=1] → `{ entries, total }`: the RunDiff's
  * entries from index `from` (the diff page fetches the detail around its cursor a page at a time).
  */
-export async function GET(request: NextRequest) {
-  try {
-    const { a, b, realign, from, limit } = parseQuery(request, query);
-    const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
-    return json({ entries: diff.steps.slice(from, from + limit), total: diff.steps.length });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route(async (request) => {
+  const { a, b, realign, from, limit } = parseQuery(request, query);
+  const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
+  return json({ entries: diff.steps.slice(from, from + limit), total: diff.steps.length });
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { errorResponse, json, parseBody } from "@/app/_server/http";
+import { json, parseBody, route } from "@/app/_server/http";
 import { decideThenResume } from "@/app/_server/resume";
-import { answer } from "@/lib/recovery/decisions";
+import { answer } from "@/lib/recovery/pause-decisions";
 
 export const dynamic = "force-dynamic";
 
@@ -13,12 +13,7 @@ const body = z
   .strict();
 
 /** POST /api/runs/{id}/answers → 202 { runId, answer, jobId }: the answer to the run's question is journaled; the run resumes in job `jobId`. */
-export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "answer", (store) => answer(store, id, asked.text, { by: asked.by ?? "inspector" })), 202);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route<{ id: string }>(async (request, { id }) => {
+  const asked = await parseBody(request, body);
+  return json(await decideThenResume(id, "answer", (store) => answer(store, id, asked.text, { by: asked.by ?? "inspector" })), 202);
+});

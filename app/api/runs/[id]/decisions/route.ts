@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { errorResponse, json, parseBody } from "@/app/_server/http";
+import { json, parseBody, route } from "@/app/_server/http";
 import { decideThenResume } from "@/app/_server/resume";
-import { approve } from "@/lib/recovery/decisions";
+import { approve } from "@/lib/recovery/pause-decisions";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +17,7 @@ const body = z
  * POST /api/runs/{id}/decisions → 202 { runId, decision, jobId }: approve or deny the tool call the
  * run waits on, journaled with who decided before the answer; the run resumes in job `jobId`.
  */
-export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })), 202);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route<{ id: string }>(async (request, { id }) => {
+  const asked = await parseBody(request, body);
+  return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })), 202);
+});

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { errorResponse, notFound, parseQuery } from "@/app/_server/http";
+import { notFound, parseQuery, route } from "@/app/_server/http";
 import { runOutline } from "@/app/_server/outlines";
 import { getStore } from "@/app/_server/store";
+import { wholeNumber } from "@/app/_server/url-input";
 import { chartItems, decoratedSource, flowWindow } from "@/lib/inspect/chart";
 import { buildFlow } from "@/lib/inspect/flow";
 import { flowToMermaid } from "@/lib/inspect/mermaid";
@@ -10,30 +11,25 @@ import { chartEnd } from "@/lib/inspect/view";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ at: z.coerce.number().int().min(0).optional() });
+const query = z.object({ at: wholeNumber(0).optional() });
 
 /**
  * The run's Mermaid flowchart: without `at`, exactly renderMermaid's text (the seed's mapping);
  * with `at`, the inspector's chart at that step (windowed around it, highlighted).
  */
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const { at } = parseQuery(request, query);
-    const store = await getStore();
-    const run = await store.run(id);
-    if (!run) return notFound(`no run with id "${id}"`);
-    let text: string;
-    if (at === undefined) {
-      text = flowToMermaid(buildFlow(await store.history(id)));
-    } else {
-      const timeline = timelineOf((await runOutline(id, run)) ?? []);
-      const summary = summaryAt(timeline, at, run);
-      const items = chartItems(timeline.nodes, flowWindow(timeline.nodes.length, summary.nodeIndex));
-      text = decoratedSource(items, summary.nodeIndex, { end: chartEnd(run.status) });
-    }
-    return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-  } catch (error) {
-    return errorResponse(error);
+export const GET = route<{ id: string }>(async (request, { id }) => {
+  const { at } = parseQuery(request, query);
+  const store = await getStore();
+  const run = await store.run(id);
+  if (!run) return notFound(`no run with id "${id}"`);
+  let text: string;
+  if (at === undefined) {
+    text = flowToMermaid(buildFlow(await store.history(id)));
+  } else {
+    const timeline = timelineOf((await runOutline(id, run)) ?? []);
+    const summary = summaryAt(timeline, at, run);
+    const items = chartItems(timeline.nodes, flowWindow(timeline.nodes.length, summary.nodeIndex));
+    text = decoratedSource(items, summary.nodeIndex, { end: chartEnd(run.status) });
   }
-}
+  return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+});

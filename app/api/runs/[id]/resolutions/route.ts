@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { errorResponse, json, parseBody } from "@/app/_server/http";
+import { json, parseBody, route } from "@/app/_server/http";
 import { decideThenResume } from "@/app/_server/resume";
-import { resolveHalt } from "@/lib/recovery/decisions";
+import { resolveHalt } from "@/lib/recovery/pause-decisions";
 
 export const dynamic = "force-dynamic";
 
@@ -20,12 +20,7 @@ const body = z
  * ended, as a person found out downstream (succeeded with a result, failed, or retry once),
  * journaled with who said so; the run resumes in job `jobId`.
  */
-export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const asked = await parseBody(request, body);
-    return json(await decideThenResume(id, "resolution", (store) => resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" })), 202);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const POST = route<{ id: string }>(async (request, { id }) => {
+  const asked = await parseBody(request, body);
+  return json(await decideThenResume(id, "resolution", (store) => resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" })), 202);
+});

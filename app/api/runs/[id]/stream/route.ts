@@ -1,4 +1,4 @@
-import { errorResponse, notFound } from "@/app/_server/http";
+import { notFound, route } from "@/app/_server/http";
 import { changeStream } from "@/app/_server/live";
 import { getStore } from "@/app/_server/store";
 
@@ -8,17 +8,12 @@ export const dynamic = "force-dynamic";
  * Server-sent events for one run: `hello` with its summary, then `change` events
  * ({ changes: [{ runId, seq, status }] }) as records are appended or its status changes.
  */
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const store = await getStore();
-    if (!(await store.run(id))) return notFound(`no run with id "${id}"`);
-    return changeStream(
-      request,
-      (note) => note.runId === id,
-      async () => ({ run: await store.run(id) }),
-    );
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route<{ id: string }>(async (request, { id }) => {
+  const store = await getStore();
+  if (!(await store.run(id))) return notFound(`no run with id "${id}"`);
+  return changeStream(
+    request,
+    (note) => note.runId === id,
+    async () => ({ run: await store.run(id) }),
+  );
+});

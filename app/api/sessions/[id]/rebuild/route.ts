@@ -1,6 +1,5 @@
-import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { errorResponse, json } from "@/app/_server/http";
+import { json, route } from "@/app/_server/http";
 import { getStore } from "@/app/_server/store";
 import { BadInputError } from "@/lib/journal/errors";
 import { rebuildReport, SessionService } from "@/lib/sessions";
@@ -15,15 +14,10 @@ const query = z.strictObject({}, { error: (issue) => (issue.code === "unrecogniz
  * GET /api/sessions/{id}/rebuild → `{ id, revision, checkedAt, rebuild, rows }`: the session read
  * afresh, its stored deltas replayed and compared with the stored snapshots. Reads only.
  */
-export async function GET(request: NextRequest, context: { params: Promise<{ id: string }> }) {
-  try {
-    const { id } = await context.params;
-    const options = query.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-    if (!options.success) throw new BadInputError(options.error.issues.map((issue) => issue.message).join("; "));
-    const parsed = idSchema.safeParse(id);
-    if (!parsed.success) throw new BadInputError(`session id: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-    return json(await rebuildReport(new SessionService((await getStore()).client), parsed.data));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+export const GET = route<{ id: string }>(async (request, { id }) => {
+  const options = query.safeParse(Object.fromEntries(request.nextUrl.searchParams));
+  if (!options.success) throw new BadInputError(options.error.issues.map((issue) => issue.message).join("; "));
+  const parsed = idSchema.safeParse(id);
+  if (!parsed.success) throw new BadInputError(`session id: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+  return json(await rebuildReport(new SessionService((await getStore()).client), parsed.data));
+});

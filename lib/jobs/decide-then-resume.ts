@@ -5,7 +5,7 @@
  * job exists; if the job never runs (the server stops), the run is unfinished with its decision
  * in the journal, and recovery resumes it.
  */
-import type { Decided } from "../recovery/decisions";
+import type { Decided } from "../recovery/pause-decisions";
 import { AlreadyDecidedError } from "../recovery/errors";
 import { RESUME_JOB, type ResumeJobInput } from "./kinds";
 import type { JobRunner } from "./runner";

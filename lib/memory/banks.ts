@@ -1,5 +1,5 @@
 /**
- * A bank of memories: what an agent's memory component recalls from (see memory.ts). Two
+ * A bank of memories: what an agent's memory component recalls from (see recall.ts). Two
  * implementations with one behaviour: the `memories` table (PGlite or a server, through the
  * journal's SqlClient) and an in-memory bank for a MemStore. `memoryBankFor(journal)` picks the one
  * that lives beside a journal, so memories and runs share a database.
@@ -20,7 +20,7 @@ export interface StoredMemory {
   createdAt: string;
 }
 
-export interface RememberOptions {
+interface RememberOptions {
   /** Defaults to a hash of scope and text: remembering the same thing twice keeps one memory. */
   id?: string;
 }

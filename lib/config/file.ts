@@ -1,7 +1,7 @@
 /**
- * Finding and loading backtrack.config.ts (or .mts, .mjs, .js): the demo's agents and models plus
- * what the user registers. Shared by the CLI and the inspector's server, so a replay from either
- * sees the same registry. The file is imported through tsx's scoped loader (`tsImport`): it works
+ * Finding and loading backtrack.config.ts (or .mts, .mjs, .js): what the user registers, applied to
+ * a registry the caller passes in. The library never adds the demo's agents: the CLI and the
+ * inspector's server pass the demo registry, so a replay from either sees the same registry. The file is imported through tsx's scoped loader (`tsImport`): it works
  * for TypeScript and JavaScript alike, in a process that registered tsx (the CLI) and in one that
  * did not (the Next.js server, where tsx stays an external package, never bundled).
  */
@@ -9,11 +9,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Registry } from "../agent/registry";
-import { demoRegistry } from "../demo/registry";
 import { ConfigError } from "../journal/errors";
 import { applyConfig } from "./config";
 
-export const CONFIG_NAMES = ["backtrack.config.ts", "backtrack.config.mts", "backtrack.config.mjs", "backtrack.config.js"];
+const CONFIG_NAMES = ["backtrack.config.ts", "backtrack.config.mts", "backtrack.config.mjs", "backtrack.config.js"];
 
 /** The config file: `explicit`, else BACKTRACK_CONFIG, else the first of CONFIG_NAMES in `cwd`; undefined when none. */
 export function findConfig(explicit?: string, cwd = process.cwd()): string | undefined {
@@ -27,9 +26,8 @@ export function findConfig(explicit?: string, cwd = process.cwd()): string | und
   return CONFIG_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(/* turbopackIgnore: true */ path));
 }
 
-/** The demo registry with the config file's models and agents applied (the demo's alone without a file). */
-export async function loadRegistry(explicit?: string, cwd = process.cwd()): Promise<Registry> {
-  const registry = demoRegistry();
+/** `registry` with the config file's models and agents applied (unchanged without a file). */
+export async function loadRegistry(registry: Registry, explicit?: string, cwd = process.cwd()): Promise<Registry> {
   const path = findConfig(explicit, cwd);
   if (!path) return registry;
   let loaded: { default?: unknown; config?: unknown };

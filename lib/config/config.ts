@@ -1,6 +1,6 @@
 /**
  * backtrack.config.ts: what a user registers for the CLI (replay under their own models, their
- * agents' tools). Loading the file is config-file.ts's job (the CLI and the server share it); this module only gives
+ * agents' tools). Loading the file is file.ts's job (the CLI and the server share it); this module only gives
  * the shape and applies it to a registry, so that nothing here reads files or imports a bundler.
  *
  *   // backtrack.config.ts

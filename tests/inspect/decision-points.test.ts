@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { JournalRecord } from "@/lib/journal/types";
 import { stableHash } from "@/lib/journal/canonical";
 import { plainEntry } from "@/lib/inspect/compare";
-import { decisionPoints, pointsOf, type ToolDecision } from "@/lib/inspect/decisions";
+import { decisionPoints, pointsOf, type ToolDecision } from "@/lib/inspect/decision-points";
 import { diffRecords } from "@/lib/inspect/diff";
 import { diffRows } from "@/lib/inspect/diff-view";
 import { canonicalHash } from "@/lib/inspect/equal";

@@ -2,10 +2,11 @@
  * Scripted models: deterministic models for demos, tests and CI. A script maps a request to a
  * reply; the same request always gets the same reply, whatever the instance has seen before, so a
  * scripted model can be resumed, replayed and shared across processes. Part of the product (the
- * demo runs on it), not a test double.
+ * demo runs on it), not a test double; exported from `backtrack/testing`. It lives in lib/agent
+ * because it implements the Model port alone and the demo, the tests and that entry all use it.
  */
-import type { AssistantMessage, Message } from "../agent/messages";
-import type { Model, ModelRequest, ModelStreamPart } from "../agent/model";
+import type { AssistantMessage, Message } from "./messages";
+import type { Model, ModelRequest, ModelStreamPart } from "./model";
 
 export interface ScriptedReply {
   text?: string;

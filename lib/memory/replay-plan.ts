@@ -33,13 +33,13 @@ export interface StripDisclosure {
   message: string;
 }
 
-export interface MemoryPlan {
+interface MemoryPlan {
   input: RunInput;
   memory?: AgentMemory;
   disclosure?: StripDisclosure;
 }
 
-export async function recordedMemoryContext(journal: Journal, runId: string): Promise<{ found: boolean; context?: MemoryContextPayload }> {
+async function recordedMemoryContext(journal: Journal, runId: string): Promise<{ found: boolean; context?: MemoryContextPayload }> {
   const record = await journal.record(runId, memoryContextName(0));
   if (!record) return { found: false };
   return { found: true, context: record.kind === "signal" ? readMemoryContext(record.payload) : undefined };

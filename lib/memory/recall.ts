@@ -11,7 +11,7 @@
  */
 import type { AgentMemory, MemoryComposition, MemoryRequest, RecalledMemory } from "../agent/memory";
 import type { Message, UserMessage } from "../agent/messages";
-import type { MemoryBank, StoredMemory } from "./memories";
+import type { MemoryBank, StoredMemory } from "./banks";
 
 export interface RecallMemoryOptions {
   bank: MemoryBank;
@@ -26,11 +26,11 @@ export interface RecallMemoryOptions {
 
 /** The heading of the composed message: the demo model and readers of a journal can recognise it. */
 export const RECALLED_HEADING = "Recalled memories (from earlier conversations, not said in this one):";
-export const WORKING_MEMORY_HEADING = "Working memory:";
+const WORKING_MEMORY_HEADING = "Working memory:";
 
 const STOP_WORDS = new Set(["the", "and", "for", "are", "but", "not", "you", "your", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "have", "him", "his", "how", "its", "who", "what", "when", "where", "which", "why", "with", "this", "that", "from", "they", "them", "then", "there", "these", "those", "will", "would", "should", "could", "about", "into", "than", "also", "been", "did", "does", "just", "like", "please", "tell"]);
 
-export function words(text: string): Set<string> {
+function words(text: string): Set<string> {
   const found = new Set<string>();
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (word.length >= 3 && !STOP_WORDS.has(word)) found.add(word);
@@ -54,7 +54,7 @@ export function rankMemories(memories: readonly StoredMemory[], query: string, o
   return scored.slice(0, options.limit ?? 3).map(({ memory, score }) => ({ id: memory.id, text: memory.text, score }));
 }
 
-export function composeRecalled(recalled: readonly RecalledMemory[]): Message[] {
+function composeRecalled(recalled: readonly RecalledMemory[]): Message[] {
   if (recalled.length === 0) return [];
   const message: UserMessage = { role: "user", content: [RECALLED_HEADING, ...recalled.map((memory) => `- ${memory.text}`)].join("\n") };
   return [message];

@@ -52,7 +52,7 @@ export type DecisionPoint = ModelDecision | ToolDecision;
 export type DecisionKind = DecisionPoint["kind"];
 
 /** A tool call as the diff reads it from a model step's content: no hash (see the top of this file). */
-export interface ToolCall {
+interface ToolCall {
   toolName: string;
   args: unknown;
 }

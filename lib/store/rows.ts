@@ -1,0 +1,15 @@
+/**
+ * Helpers for rows read back from PostgreSQL, the same on postgres.js and PGlite: one definition
+ * for the journal's store, the sessions and the jobs, so they convert and classify alike.
+ */
+
+/** PostgreSQL's SQLSTATE for unique_violation: another writer inserted the same key first. */
+export const UNIQUE_VIOLATION = "23505";
+
+/** A timestamp column as ISO 8601 text; a nullable column's null stays null. */
+export function iso(value: Date | string): string;
+export function iso(value: Date | string | null): string | null;
+export function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
