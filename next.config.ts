@@ -13,7 +13,15 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: process.env.BACKTRACK_TYPECHECKED === "1" },
   // Turbopack's build cache speeds up the next build in this folder; a CI clone is built once and
   // thrown away, so there writing it (10-20 s at the end of the build) is time lost.
-  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
+  experimental: {
+    // Turbopack's build cache speeds up the next build in this folder; a CI clone is built once and
+    // thrown away, so there writing it (10-20 s at the end of the build) is time lost.
+    turbopackFileSystemCacheForBuild: !process.env.CI,
+    // The proxy (proxy.ts) cuts request bodies at 10 MB by default and the route still runs. Let
+    // bodies just over the import limit through (HTTP_IMPORT_LIMIT_BYTES, 64 MiB, in
+    // lib/journal/import.ts), so that /api/import sees them whole and refuses them itself (413).
+    proxyClientMaxBodySize: 64 * 1024 * 1024 + 1024 * 1024,
+  },
   reactStrictMode: true,
   // On every response, static files and error pages included (app/_server/security-headers.ts).
   headers: async () => [{ source: "/:path*", headers: [...SECURITY_HEADERS] }],

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 import { BadInputError, isBacktrackError, type ErrorCode } from "@/lib/journal/errors";
+import { parseFiniteJson } from "@/lib/journal/jsonl";
 import { hasNul, idParam, nulInQuery } from "./url-input";
 
 /** Every code has a status: the compiler refuses a new ErrorCode until it is placed here. */
@@ -16,6 +17,8 @@ const STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   cli: 400,
   invalid_record: 400,
+  length_mismatch: 400,
+  non_finite_number: 400,
   read_only_state: 400,
   reserved_name: 400,
   not_found: 404,
@@ -26,10 +29,13 @@ const STATUS: Record<ErrorCode, number> = {
   not_waiting: 409,
   paused: 409,
   run_exists: 409,
+  import_interrupted: 409,
   session_exists: 409,
   stale_session: 409,
   payload_too_large: 413,
+  import_too_large: 413,
   // A run that cannot be replayed or decided as asked: well-formed, but not possible for this run.
+  missing_agent: 422,
   missing_tools: 422,
   no_memory_context: 422,
   no_recorded_input: 422,
@@ -115,8 +121,10 @@ export function notFound(message: string): NextResponse {
 export async function parseBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
   let body: unknown;
   try {
-    body = await request.json();
-  } catch {
+    // 1e400 would parse to Infinity and be stored as null: refused (NonFiniteNumberError, 400).
+    body = parseFiniteJson(await request.text());
+  } catch (error) {
+    if (isBacktrackError(error)) throw error;
     throw new BadInputError("the request body must be JSON");
   }
   const where = nulIn(body, "body");

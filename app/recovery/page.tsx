@@ -7,7 +7,7 @@ import { redacted } from "@/app/_server/redaction";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RecoveryBoard } from "@/components/recovery/recovery-board";
 import { recoveryPreview } from "@/lib/inspect/link-preview";
-import { recoveryBoard } from "@/lib/recovery/board";
+import { boardView, recoveryBoard } from "@/lib/recovery/board";
 
 /** A shared recovery link unfurls with how many runs wait, and for what. */
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,9 +17,11 @@ export async function generateMetadata(): Promise<Metadata> {
   return previewMetadata(board ? recoveryPreview(board) : { title: "Recovery · Backtrack", description: "Every unfinished run, what it waits for, and how to unblock it." });
 }
 
-export default async function RecoveryPage() {
+export default async function RecoveryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
+  const includeImported = (await searchParams).imported === "1";
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
-  return <RecoveryBoard initial={redacted(await recoveryBoard(store))} readOnly={accessSettings().readOnly} />;
+  const view = redacted(boardView(await recoveryBoard(store, { includeImported: true }), { includeImported }));
+  return <RecoveryBoard initial={view} includeImported={includeImported} readOnly={accessSettings().readOnly} />;
 }

@@ -6,12 +6,13 @@
  * shown as recorded as soon as the server journaled it; the run then resumes in a server job,
  * whose progress and outcome follow it. The list refetches on every live change (/api/stream) and
  * polls while the stream is down. Controls are absent when the server is read-only (the API
- * refuses them too).
+ * refuses them too). Imported runs (which recovery does not drive) are counted, and listed in a
+ * table of their own, badged, only when asked (`?imported=1`).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import type { BoardEntry } from "@/lib/recovery/board";
+import { useState, type ReactNode } from "react";
+import type { BoardEntry, BoardView } from "@/lib/recovery/board";
 import { formatTime } from "@/lib/inspect/view";
 import { getJson } from "../api";
 import { HelpLine } from "../help-popover";
@@ -40,12 +41,12 @@ function Lease({ lease }: { lease: BoardEntry["lease"] }) {
  * The board's unfinished runs, refetched on every live change (polled while the stream is down),
  * and the last action taken on it; `acted` records an action and refreshes the list.
  */
-function useRecoveryBoard(initial: BoardEntry[]) {
+function useRecoveryBoard(initial: BoardView, includeImported: boolean) {
   const client = useQueryClient();
   const live = useLiveChanges("/api/stream", () => void client.invalidateQueries({ queryKey: BOARD_KEY }));
   const board = useQuery({
-    queryKey: BOARD_KEY,
-    queryFn: async () => (await getJson<{ runs: BoardEntry[] }>("/api/recovery")).runs,
+    queryKey: [...BOARD_KEY, includeImported],
+    queryFn: () => getJson<BoardView>(`/api/recovery${includeImported ? "?imported=1" : ""}`),
     initialData: initial,
     staleTime: 0,
     refetchInterval: live.connected ? false : POLL_MS,
@@ -56,7 +57,7 @@ function useRecoveryBoard(initial: BoardEntry[]) {
     setLast(result);
     refresh();
   };
-  return { runs: board.data, error: board.error, refresh, last, acted };
+  return { view: board.data, error: board.error, refresh, last, acted };
 }
 
 /** One unfinished run, and the decision it waits for when it is the run that paused (not a parent). */
@@ -68,6 +69,7 @@ function BoardRow({ run, readOnly, by, onDone }: { run: BoardEntry; readOnly: bo
         <Link className="mono" href={runHref(run.runId)}>
           {run.runId}
         </Link>
+        {run.origin === "import" ? <span className="badge-imported">imported</span> : null}
         <br />
         <span className="muted">
           {run.agent ?? "—"}
@@ -81,7 +83,9 @@ function BoardRow({ run, readOnly, by, onDone }: { run: BoardEntry; readOnly: bo
       <td>
         <Lease lease={run.lease} />
       </td>
-      {readOnly ? null : (
+      {readOnly ? null : run.origin === "import" ? (
+        <td className="muted">not driven</td>
+      ) : (
         <td>
           {run.waiting.action === "decide" && ownPause ? <DecisionButtons runId={run.runId} by={by} onDone={onDone} /> : null}
           {run.waiting.action === "answer" && ownPause ? <AnswerForm runId={run.runId} by={by} onDone={onDone} /> : null}
@@ -92,9 +96,56 @@ function BoardRow({ run, readOnly, by, onDone }: { run: BoardEntry; readOnly: bo
   );
 }
 
-export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; readOnly: boolean }) {
+function BoardTable({ runs, label, readOnly, by, onDone }: { runs: BoardEntry[]; label: string; readOnly: boolean; by: string; onDone: (result: ActionResult) => void }) {
+  return (
+    <table className="board" aria-label={label}>
+      <thead>
+        <tr>
+          <th>Run</th>
+          <th>Status</th>
+          <th>Waiting for</th>
+          <th>Lease</th>
+          {readOnly ? null : <th>Actions</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <BoardRow key={run.runId} run={run} readOnly={readOnly} by={by} onDone={onDone} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** How many imported runs are left out (with a link to show them), or the table of them when shown. */
+function ImportedRuns({ view, includeImported, table }: { view: BoardView; includeImported: boolean; table: (runs: BoardEntry[]) => ReactNode }) {
+  if (!includeImported) {
+    if (view.hiddenImported === 0) return null;
+    return (
+      <p className="muted" aria-label="Imported runs hidden">
+        {view.hiddenImported} unfinished imported run{view.hiddenImported === 1 ? " is" : "s are"} not shown: recovery leaves imported runs alone.{" "}
+        <Link href="/recovery?imported=1">Show them</Link>
+      </p>
+    );
+  }
+  const imported = view.runs.filter((run) => run.origin === "import");
+  return (
+    <section aria-label="Imported runs">
+      <h2>Imported runs</h2>
+      <p className="muted">
+        Unfinished runs imported from JSONL: no process wrote them here, so recovery does not drive them (<code>backtrack recover --include-imported</code> does).{" "}
+        <Link href="/recovery">Hide them</Link>
+      </p>
+      {imported.length === 0 ? <p className="empty">No unfinished imported runs.</p> : table(imported)}
+    </section>
+  );
+}
+
+export function RecoveryBoard({ initial, includeImported, readOnly }: { initial: BoardView; includeImported: boolean; readOnly: boolean }) {
   const [by, setBy] = useState("inspector");
-  const { runs, error, refresh, last, acted } = useRecoveryBoard(initial);
+  const { view, error, refresh, last, acted } = useRecoveryBoard(initial, includeImported);
+  const runs = view.runs.filter((run) => run.origin !== "import");
+  const table = (shown: BoardEntry[], label = "Imported runs") => <BoardTable runs={shown} label={label} readOnly={readOnly} by={by} onDone={acted} />;
 
   return (
     <>
@@ -133,23 +184,9 @@ export function RecoveryBoard({ initial, readOnly }: { initial: BoardEntry[]; re
       {runs.length === 0 ? (
         <p className="empty">Nothing to recover: every run is complete.</p>
       ) : (
-        <table className="board" aria-label="Unfinished runs">
-          <thead>
-            <tr>
-              <th>Run</th>
-              <th>Status</th>
-              <th>Waiting for</th>
-              <th>Lease</th>
-              {readOnly ? null : <th>Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((run) => (
-              <BoardRow key={run.runId} run={run} readOnly={readOnly} by={by} onDone={acted} />
-            ))}
-          </tbody>
-        </table>
+        table(runs, "Unfinished runs")
       )}
+      <ImportedRuns view={view} includeImported={includeImported} table={table} />
     </>
   );
 }

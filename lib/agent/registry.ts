@@ -19,6 +19,17 @@ export class UnknownNameError extends BacktrackError {
   }
 }
 
+/** A run:start that names no agent (an imported or hand-written header): nothing can rebuild the run. */
+export class MissingAgentError extends BacktrackError {
+  constructor(
+    readonly runId: string | undefined,
+    readonly found: unknown,
+  ) {
+    const which = runId === undefined ? "the run's run:start" : `run:start of run "${runId}"`;
+    super("missing_agent", `${which} has no "agent" field (found ${JSON.stringify(found) ?? "nothing"}): it must name a registered agent to be driven`);
+  }
+}
+
 export interface AgentEntry {
   name: string;
   /** Builds the agent on a journal; `model` overrides its default model (a replay, a new model). */
@@ -70,7 +81,8 @@ export class Registry {
   }
 
   /** The agent that wrote a run, with the model it recorded when that model is registered. */
-  agentForRun(header: HeaderPayload, store: Journal): Agent {
+  agentForRun(header: HeaderPayload, store: Journal, runId?: string): Agent {
+    if (typeof header?.agent !== "string" || header.agent === "") throw new MissingAgentError(runId, header?.agent);
     const model = this.models.has(header.model) ? this.model(header.model) : undefined;
     return this.agent(header.agent, store, model);
   }

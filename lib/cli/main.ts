@@ -4,6 +4,7 @@
  * adds the stack. Each command lives in commands/ and registers itself below.
  */
 import { Command, CommanderError } from "commander";
+import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerSessions(program);
   registerRegression(program);
   registerTransfer(program);
+  registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
   return program;

@@ -2,6 +2,7 @@
 import { Registry } from "../agent/registry";
 import { auditorAgent, billingAgent, plannerAgent, reporterAgent, researcherAgent } from "./agents";
 import { assistantAgent } from "./chat";
+import { liveAgent } from "./live";
 import { demoModel } from "./models";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent } from "./recovery-agents";
 
@@ -18,5 +19,7 @@ export function demoRegistry(): Registry {
     .registerAgent({ name: "scheduler", create: schedulerAgent })
     .registerAgent({ name: "concierge", create: conciergeAgent })
     .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) })
-    .registerAgent({ name: "assistant", create: assistantAgent });
+    .registerAgent({ name: "assistant", create: assistantAgent })
+    // `backtrack demo --live`: registered so that its run can be recovered after its process dies.
+    .registerAgent({ name: "live-auditor", create: (store) => liveAgent(store) });
 }

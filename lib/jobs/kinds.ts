@@ -40,6 +40,11 @@ export interface RecoverJobOutput {
   error: string | null;
 }
 
+export interface RecoverJobInput {
+  /** Drive imported runs too (recovery skips them by default). */
+  includeImported?: boolean;
+}
+
 export interface ResumeJobInput {
   /** The run the person decided on; the job drives the root of its tree. */
   runId: string;
@@ -58,8 +63,9 @@ export function jobHandlers(store: Journal, registry: Registry, options: { waker
       const diff = await diffRuns(store, request.runId, replayed.newRunId);
       return { newRunId: replayed.newRunId, model: replayed.model, paused: replayed.pause?.message ?? null, diff: { divergentAt: diff.divergentAt, summary: { ...diff.summary } } };
     },
-    [RECOVER_JOB]: async (_input, { signal }): Promise<RecoverJobOutput> => {
-      const result = await recoverWithRegistry(store, registry, { waker: options.waker, signal });
+    [RECOVER_JOB]: async (input, { signal }): Promise<RecoverJobOutput> => {
+      const includeImported = (input as RecoverJobInput | null)?.includeImported === true;
+      const result = await recoverWithRegistry(store, registry, { waker: options.waker, signal, includeImported });
       return { n: result.n, summary: recoveryCounts(result.runs), runs: result.runs, error: result.error?.message ?? null };
     },
     [RESUME_JOB]: async (input, { signal }): Promise<ResumeJobOutput> => {

@@ -10,7 +10,7 @@
  */
 import { BadInputError, PayloadTooLargeError } from "./errors";
 import type { FaultPlan } from "./faults";
-import type { DoOptions, Journal } from "./ports";
+import type { DeleteResult, DoOptions, ImportBatch, Journal } from "./ports";
 import type {
   AppendResult,
   HistoryOptions,
@@ -87,6 +87,8 @@ export abstract class JournalBase implements Journal {
   abstract run(runId: string): Promise<RunSummary | undefined>;
   abstract runs(query?: RunQuery): Promise<RunPage>;
   protected abstract writeStatus(runId: string, patch: RunStatusPatch): Promise<void>;
+  abstract beginImport(): Promise<ImportBatch>;
+  abstract deleteRun(runId: string): Promise<DeleteResult>;
   abstract subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>>;
   abstract close(): Promise<void>;
 
@@ -227,6 +229,14 @@ export abstract class JournalBase implements Journal {
     for (const oldest of this.known.keys()) {
       if (this.cachedRecords <= CACHED_RECORDS || oldest === runId) break;
       this.forget(oldest);
+    }
+  }
+
+  /** Forget everything known of these runs (deleted, or replaced by an import): names and last seqs. */
+  protected forgetRuns(runIds: readonly string[]): void {
+    for (const runId of runIds) {
+      this.forget(runId);
+      this.lastSeqs.delete(runId);
     }
   }
 

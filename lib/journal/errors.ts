@@ -16,17 +16,22 @@ export type ErrorCode =
   | "config"
   | "database_locked"
   | "database_unreachable"
+  | "import_interrupted"
+  | "import_too_large"
   | "input_mismatch"
   | "invalid_record"
   | "job_timeout"
   | "lease_held"
   | "lease_lost"
+  | "length_mismatch"
   | "max_turns"
+  | "missing_agent"
   | "missing_tools"
   | "model_call"
   | "no_memory_context"
   | "no_recorded_input"
   | "no_recorded_output"
+  | "non_finite_number"
   | "not_found"
   | "not_waiting"
   | "paused"
@@ -93,6 +98,43 @@ export class InvalidRecordError extends BacktrackError {
 export class RunNotFoundError extends BacktrackError {
   constructor(readonly runId: string) {
     super("not_found", `no run with id "${runId}"`);
+  }
+}
+
+/** An import names a run this database already has (or another import of it won): nothing was imported. */
+export class RunExistsError extends BacktrackError {
+  constructor(readonly runId: string) {
+    super("run_exists", `run "${runId}" already exists in this database; nothing was imported (backtrack delete removes a run)`);
+  }
+}
+
+/** A body over the import limit; nothing was read into the database. */
+export class ImportTooLargeError extends BacktrackError {
+  constructor(
+    readonly bytes: number,
+    readonly limitBytes: number,
+  ) {
+    super("import_too_large", `the import is ${bytes} bytes, over the ${limitBytes}-byte (${limitBytes / 1024 / 1024} MiB) limit of the HTTP API; nothing was imported (backtrack import reads files of any size)`);
+  }
+}
+
+/** A body whose length differs from its Content-Length (cut short on the way): nothing was imported. */
+export class LengthMismatchError extends BacktrackError {
+  constructor(
+    readonly declaredBytes: number,
+    readonly receivedBytes: number,
+  ) {
+    super("length_mismatch", `the body is ${receivedBytes} bytes but Content-Length said ${declaredBytes}; nothing was imported`);
+  }
+}
+
+/** A JSON number that does not fit a double (1e400): JSON would store it as null, so it is refused. */
+export class NonFiniteNumberError extends BacktrackError {
+  constructor(
+    readonly path: string,
+    readonly where?: string,
+  ) {
+    super("non_finite_number", `${where ? `${where}: ` : ""}the number at ${path} is too large to store (it overflows to Infinity); nothing was written`);
   }
 }
 

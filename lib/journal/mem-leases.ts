@@ -24,6 +24,11 @@ export class MemLeases implements Leaser {
     if (this.held.get(runId)?.holder === holder) this.held.delete(runId);
   }
 
+  /** Drops a run's lease whoever holds it (the run is deleted); whether there was one. */
+  drop(runId: string): boolean {
+    return this.held.delete(runId);
+  }
+
   /** Whether the run's lease expired without a release. */
   abandoned(runId: string): boolean {
     const current = this.held.get(runId);

@@ -6,7 +6,8 @@
 import { JournalBase, type JournalOptions } from "./base";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageSize } from "./cursor";
 import { MemLeases } from "./mem-leases";
-import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "./ports";
+import { RunExistsError, RunNotFoundError } from "./errors";
+import type { DeleteResult, ImportBatch, ImportedRun, Leaser, Lister, StagedRecord, UnfinishedQuery, UnfinishedRun } from "./ports";
 import { summaryDelta } from "./summary";
 import type {
   AppendResult,
@@ -48,7 +49,7 @@ export class MemStore extends JournalBase implements Lister, Leaser {
     const now = this.now();
     let run = this.data.get(record.runId);
     if (!run) {
-      run = { summary: emptySummary(record.runId, now), records: [], byName: new Map() };
+      run = { summary: { ...emptySummary(record.runId, now), origin: summaryDelta(record).origin }, records: [], byName: new Map() };
       this.data.set(record.runId, run);
     }
     const stored: JournalRecord = {
@@ -146,6 +147,7 @@ export class MemStore extends JournalBase implements Lister, Leaser {
       runId: run.runId,
       parentRunId: run.parentRunId,
       agent: run.agent,
+      origin: run.origin,
       status: run.status,
       pause: structuredClone(run.pause),
       error: run.error,
@@ -165,6 +167,55 @@ export class MemStore extends JournalBase implements Lister, Leaser {
 
   releaseLease(runId: string, holder: string): Promise<void> {
     return this.leases.releaseLease(runId, holder);
+  }
+
+  async beginImport(): Promise<ImportBatch> {
+    const staged: StagedRecord[] = [];
+    return {
+      stage: async (records) => void staged.push(...records),
+      discard: async () => void staged.splice(0),
+      // Synchronous from the existence check to the last insert: no other call interleaves.
+      commit: async (imported) => this.commitImport(staged.splice(0), imported),
+    };
+  }
+
+  private commitImport(staged: StagedRecord[], imported: readonly ImportedRun[]): void {
+    for (const run of imported) if (this.data.has(run.runId)) throw new RunExistsError(run.runId);
+    const now = this.now();
+    for (const run of imported) {
+      const { runId, agent, parentRunId, inputText, status, modelTurns, toolCalls, inputTokens, outputTokens } = run;
+      const summary: RunSummary = {
+        ...emptySummary(runId, now),
+        ...{ agent, parentRunId, inputText, status, modelTurns, toolCalls, inputTokens, outputTokens, origin: "import" },
+        ...{ recordCount: run.records, lastSeq: run.records - 1, completedAt: run.completed ? now : null },
+      };
+      this.data.set(run.runId, { summary, records: [], byName: new Map() });
+    }
+    for (const record of staged) {
+      const run = this.data.get(record.runId);
+      const stored: JournalRecord = { ...structuredClone(record), payload: structuredClone(record.payload ?? null), createdAt: now };
+      run?.records.push(stored);
+      run?.byName.set(stored.name, stored);
+    }
+    this.forgetRuns(imported.map((run) => run.runId));
+    for (const run of imported) this.notify({ runId: run.runId, seq: run.records - 1, kind: "import", status: run.status });
+  }
+
+  async deleteRun(runId: string): Promise<DeleteResult> {
+    if (!this.data.has(runId)) throw new RunNotFoundError(runId);
+    const tree = [runId];
+    for (let index = 0; index < tree.length; index += 1) {
+      for (const run of this.data.values()) if (run.summary.parentRunId === tree[index] && !tree.includes(run.summary.runId)) tree.push(run.summary.runId);
+    }
+    let records = 0;
+    let leases = 0;
+    for (const id of tree) {
+      records += this.data.get(id)?.records.length ?? 0;
+      if (this.leases.drop(id)) leases += 1;
+      this.data.delete(id);
+    }
+    this.forgetRuns(tree);
+    return { runs: tree.sort(cmp), records, leases };
   }
 
   async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {
@@ -192,6 +243,7 @@ function emptySummary(runId: string, now: string): RunSummary {
     runId,
     agent: null,
     parentRunId: null,
+    origin: "agent",
     status: "running",
     pause: null,
     error: null,

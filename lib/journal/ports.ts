@@ -11,6 +11,7 @@ import type {
   PauseState,
   RecordKind,
   RunPage,
+  RunOrigin,
   RunQuery,
   RunStatus,
   RunStatusPatch,
@@ -33,6 +34,48 @@ export interface Durable {
   history(runId: string, options?: HistoryOptions): Promise<JournalRecord[]>;
 }
 
+/** One record of an import, checked and in its run's seq order. */
+export interface StagedRecord {
+  runId: string;
+  seq: number;
+  name: string;
+  kind: string;
+  payload: unknown;
+}
+
+/** An imported run's summary row, folded from its records by summaryDelta (lib/journal/import.ts). */
+export interface ImportedRun {
+  runId: string;
+  agent: string | null;
+  parentRunId: string | null;
+  inputText: string | null;
+  modelTurns: number;
+  toolCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  status: RunStatus;
+  completed: boolean;
+  records: number;
+}
+
+/**
+ * One import in progress. Staged records are seen by no reader; `commit` makes every run of the
+ * import visible at once, or none of them (RunExistsError when one exists, or another import of
+ * it committed first). An import never committed (discarded, or its process killed) leaves nothing.
+ */
+export interface ImportBatch {
+  stage(records: readonly StagedRecord[]): Promise<void>;
+  commit(runs: readonly ImportedRun[]): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/** What deleting a run removed: the run and its sub-agent runs, their records and leases. */
+export interface DeleteResult {
+  runs: string[];
+  records: number;
+  leases: number;
+}
+
 /** A Durable that can also be browsed and watched: what the loop, CLI and inspector use. */
 export interface Journal extends Durable {
   /** Appends one record; the first writer of a name wins (see AppendResult.created). */
@@ -44,6 +87,10 @@ export interface Journal extends Durable {
   runs(query?: RunQuery): Promise<RunPage>;
   /** Records a status that is not a record of its own: a pause, a failure, running again. */
   setStatus(runId: string, patch: RunStatusPatch): Promise<void>;
+  /** Starts an all-or-nothing import (lib/journal/import.ts drives it). */
+  beginImport(): Promise<ImportBatch>;
+  /** Removes a run, its sub-agent runs (by parent, recursively) and their leases; RunNotFoundError when absent. */
+  deleteRun(runId: string): Promise<DeleteResult>;
   /** Calls `listener` after every append and status change, from any process sharing the database. */
   subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -55,6 +102,8 @@ export interface UnfinishedRun {
   parentRunId: string | null;
   /** From the run's summary row, so that a board of unfinished runs needs no query per run. */
   agent: string | null;
+  /** Recovery skips runs it did not start (imported ones) unless told otherwise. */
+  origin: RunOrigin;
   status: RunStatus;
   pause: PauseState | null;
   /** The failure the run last reported, if any. */

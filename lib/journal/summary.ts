@@ -4,7 +4,7 @@
  * keep identical summaries.
  */
 import { RUN_COMPLETE, RUN_START } from "./names";
-import type { JournalRecord, NewRecord, RunStatus } from "./types";
+import type { JournalRecord, NewRecord, RunOrigin, RunStatus } from "./types";
 
 export interface SummaryDelta {
   agent: string | null;
@@ -16,6 +16,8 @@ export interface SummaryDelta {
   outputTokens: number;
   status: RunStatus;
   completed: boolean;
+  /** The origin of a run this record starts: a replay's run:start names its source (replayOf). */
+  origin: RunOrigin;
   /** Whether the summary row must be written for this record beyond its status: a store may skip
    * writing the row for a record that changes nothing a list shows (values, attempts). */
   changesSummary: boolean;
@@ -53,12 +55,14 @@ export function summaryDelta(record: NewRecord | JournalRecord): SummaryDelta {
     outputTokens: 0,
     status: "running",
     completed: false,
+    origin: "agent",
     changesSummary: false,
   };
   if (record.kind === "header" && record.name === RUN_START) {
     delta.agent = typeof payload.agent === "string" ? payload.agent : null;
     delta.parentRunId = typeof payload.parentRunId === "string" ? payload.parentRunId : null;
     delta.inputText = text(payload.input);
+    if (typeof payload.replayOf === "string") delta.origin = "replay";
   } else if (record.kind === "model") {
     const usage = (payload.usage ?? {}) as Record<string, unknown>;
     delta.modelTurns = 1;

@@ -65,11 +65,23 @@ export interface PauseState {
   wakeAt?: string;
 }
 
+/**
+ * Where a run came from: written by an agent's loop, imported from JSONL, mapped from OTLP traces,
+ * forked from another run, or a replay. Recovery drives only agent, fork and replay runs unless
+ * told otherwise: an imported run has no live process behind it.
+ */
+export const RUN_ORIGINS = ["agent", "import", "otel", "fork", "replay"] as const;
+export type RunOrigin = (typeof RUN_ORIGINS)[number];
+
+/** Origins recovery drives by default. */
+export const DRIVEN_ORIGINS: readonly RunOrigin[] = ["agent", "fork", "replay"];
+
 /** One row per run, kept by every append so that lists never scan records. */
 export interface RunSummary {
   runId: string;
   agent: string | null;
   parentRunId: string | null;
+  origin: RunOrigin;
   status: RunStatus;
   pause: PauseState | null;
   error: string | null;

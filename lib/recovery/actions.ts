@@ -82,12 +82,13 @@ export function recoverySentence(result: Pick<RecoverResult, "n" | "runs">): str
 export function recoverWithRegistry(
   store: Journal,
   registry: Registry,
-  options: DriveOptions & { onProgress?: (run: RecoveredRun) => void } = {},
+  options: DriveOptions & { onProgress?: (run: RecoveredRun) => void; includeImported?: boolean } = {},
 ): Promise<RecoverResult> {
   return recover(store, registryResume(registry, store, { waker: options.waker }), {
     ttlMs: options.ttlMs,
     holder: options.holder,
     signal: options.signal,
     onProgress: options.onProgress,
+    includeImported: options.includeImported,
   });
 }

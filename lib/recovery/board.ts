@@ -3,7 +3,7 @@
  * it, and who holds its lease. `waitingFor` is pure (unit-tested); `recoveryBoard` reads a store
  * in two queries whatever the number of runs: the unfinished runs (Lister) and their leases.
  */
-import type { PauseState, RunStatus } from "../journal/types";
+import { DRIVEN_ORIGINS, type PauseState, type RunOrigin, type RunStatus } from "../journal/types";
 import type { Journal, Lister } from "../journal/ports";
 import { unfinished } from "./recover";
 
@@ -36,6 +36,8 @@ export interface BoardEntry {
   runId: string;
   parentRunId: string | null;
   agent: string | null;
+  /** Imported runs are shown apart: recovery leaves them alone unless asked. */
+  origin: RunOrigin;
   status: RunStatus;
   pause: PauseState | null;
   waiting: Waiting;
@@ -47,9 +49,32 @@ interface LeaseReader {
   leases(runIds: readonly string[]): Promise<Array<{ runId: string; holder: string; expiresAt: string; expired: boolean }>>;
 }
 
-/** Every unfinished run, roots and sub-agents, in run-id order. */
-export async function recoveryBoard(store: Journal & Lister & LeaseReader): Promise<BoardEntry[]> {
-  const runs = await unfinished(store);
+export interface BoardOptions {
+  /** List runs recovery does not drive by default (imported ones) too. Default false. */
+  includeImported?: boolean;
+}
+
+/** What the board API and page show: the runs recovery drives, plus the others when asked, and how many others there are. */
+export interface BoardView {
+  runs: BoardEntry[];
+  /** Unfinished runs recovery leaves alone (imported), not in `runs` unless asked. */
+  hiddenImported: number;
+}
+
+/** Whether recovery drives a run of this origin by default. */
+export function isDriven(origin: RunOrigin): boolean {
+  return DRIVEN_ORIGINS.includes(origin);
+}
+
+/** Splits a board of every unfinished run into what is shown and how many imported runs are hidden. */
+export function boardView(entries: readonly BoardEntry[], options: BoardOptions = {}): BoardView {
+  const hidden = entries.filter((entry) => !isDriven(entry.origin));
+  return { runs: options.includeImported ? [...entries] : entries.filter((entry) => isDriven(entry.origin)), hiddenImported: options.includeImported ? 0 : hidden.length };
+}
+
+/** Every unfinished run recovery drives (every one, imported too, with includeImported), roots and sub-agents, in run-id order. */
+export async function recoveryBoard(store: Journal & Lister & LeaseReader, options: BoardOptions = {}): Promise<BoardEntry[]> {
+  const runs = (await unfinished(store)).filter((run) => options.includeImported || isDriven(run.origin));
   const ids = runs.map((run) => run.runId);
   const leases = new Map((await store.leases(ids)).map((lease) => [lease.runId, lease]));
   return runs.map((run) => {
@@ -58,6 +83,7 @@ export async function recoveryBoard(store: Journal & Lister & LeaseReader): Prom
       runId: run.runId,
       parentRunId: run.parentRunId,
       agent: run.agent,
+      origin: run.origin,
       status: run.status,
       pause: run.pause,
       waiting: waitingFor(run.status, run.pause, run.error),

@@ -11,7 +11,7 @@
 import { ConfigError } from "../journal/errors";
 import { RUN_COMPLETE } from "../journal/names";
 import { isLeaser, isLister, type Durable, type UnfinishedRun } from "../journal/ports";
-import type { PauseState } from "../journal/types";
+import { DRIVEN_ORIGINS, type PauseState } from "../journal/types";
 import { isPause } from "../agent/pauses";
 import { LeaseHeldError, LeaseLostError, RecoveryError, type RunFailure } from "./errors";
 import { defaultHolder, lease, leaseTtl } from "./lease";
@@ -71,6 +71,8 @@ export interface RecoverOptions {
    * the resume's waker. "skip" leaves them alone: for a loop that polls often with a durable waker.
    */
   waiting?: "redrive" | "skip";
+  /** Drive imported runs too (origin "import"): by default recovery drives only runs an agent wrote. */
+  includeImported?: boolean;
   /** Called as each run's outcome is known. */
   onProgress?: (run: RecoveredRun) => void;
   signal?: AbortSignal;
@@ -99,7 +101,8 @@ export async function unfinished(store: Durable): Promise<UnfinishedRun[]> {
 
 export async function recover(store: Durable, resume: Resume, options: RecoverOptions = {}): Promise<RecoverResult> {
   const ttlMs = leaseTtl(options.ttlMs);
-  const listed = await unfinished(store);
+  // An imported run has no process behind it: driving it would run its tools for real.
+  const listed = (await unfinished(store)).filter((run) => options.includeImported || DRIVEN_ORIGINS.includes(run.origin));
   const byId = new Map(listed.map((run) => [run.runId, run]));
   const open = new Set(byId.keys());
   const done: Driven[] = [];

@@ -19,7 +19,7 @@ export function registryResume(registry: Registry, store: Journal, options: Regi
   return async (runId, context = {}) => {
     const header = await store.record(runId, RUN_START);
     if (!header) throw new NoRecordedInputError(runId, "resume");
-    const agent = registry.agentForRun(header.payload as HeaderPayload, store);
+    const agent = registry.agentForRun(header.payload as HeaderPayload, store, runId);
     return agent.runResult(runId, undefined, { signal: context.signal, waker: options.waker });
   };
 }

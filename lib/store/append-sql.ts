@@ -14,7 +14,8 @@
  *
  * Parameters: $1 run id, $2 name, $3 kind, $4 payload text, $5 agent, $6 parent run id, $7 input
  * text, $8 model turns, $9 tool calls, $10 input tokens, $11 output tokens, $12 status after the
- * record, $13 completes the run, $14 changes the summary; APPEND_AT_SQL adds $15, the seq.
+ * record, $13 completes the run, $14 changes the summary; APPEND_AT_SQL adds $15, the seq, and
+ * APPEND_FIRST_SQL adds $15, the run's origin.
  */
 import type { SummaryDelta } from "../journal/summary";
 import type { NewRecord } from "../journal/types";
@@ -84,9 +85,9 @@ SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
  * one has no records, so this record is seq 0. No rows back means another writer created it first. */
 export const APPEND_FIRST_SQL = `
 WITH created AS (
-  INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, completed_at)
+  INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, completed_at, origin)
   VALUES ($1::text, $5::text, $6::text, $7::text, $8::int, $9::int, $10::int, $11::int, $12::text,
-          CASE WHEN $13::boolean THEN now() END)
+          CASE WHEN $13::boolean THEN now() END, $15::text)
   ON CONFLICT (run_id) DO NOTHING
   RETURNING 0 AS seq
 ), ins AS (
@@ -119,5 +120,5 @@ export function appendStatement(path: AppendPath, record: NewRecord, payloadText
     delta.changesSummary,
   ];
   if (path === "at") return [APPEND_AT_SQL, [...params, nextSeq]];
-  return [path === "first" ? APPEND_FIRST_SQL : APPEND_SQL, params];
+  return path === "first" ? [APPEND_FIRST_SQL, [...params, delta.origin]] : [APPEND_SQL, params];
 }

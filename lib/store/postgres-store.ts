@@ -15,12 +15,14 @@ import type {
   NewRecord,
   PauseState,
   RunPage,
+  RunOrigin,
   RunQuery,
   RunStatus,
   RunStatusPatch,
   RunSummary,
 } from "../journal/types";
-import type { Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
+import type { DeleteResult, ImportBatch, Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
+import * as importing from "./import-sql";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
@@ -180,6 +182,16 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     await this.client.query(STATUS_SQL, [runId, patch.status, patch.pause ? JSON.stringify(patch.pause) : null, patch.error ?? null]);
   }
 
+  beginImport(): Promise<ImportBatch> {
+    return importing.beginImport(this.client, (runIds) => this.forgetRuns(runIds));
+  }
+
+  async deleteRun(runId: string): Promise<DeleteResult> {
+    const { runs, records, leases } = await importing.deleteRun(this.client, runId);
+    this.forgetRuns(runs);
+    return { runs, records, leases };
+  }
+
   unfinishedRuns(query?: UnfinishedQuery): Promise<UnfinishedRun[]> {
     return recovery.unfinishedRuns(this.client, query);
   }
@@ -241,6 +253,7 @@ function toSummary({ run: row, lastSeq, lastAt }: { run: typeof runs.$inferSelec
     runId: row.runId,
     agent: row.agent,
     parentRunId: row.parentRunId,
+    origin: row.origin as RunOrigin,
     status: row.status as RunStatus,
     pause: (row.pause as PauseState | null) ?? null,
     error: row.error,

@@ -4,14 +4,14 @@
  * with skewed clocks still agree on expiry.
  */
 import type { UnfinishedQuery, UnfinishedRun } from "../journal/ports";
-import type { PauseState, RunStatus } from "../journal/types";
+import type { PauseState, RunOrigin, RunStatus } from "../journal/types";
 import type { SqlClient } from "./sql-client";
 
 // One range scan of the partial index runs_unfinished_idx (run_id where status <> 'complete'),
 // joined to leases by primary key. completed_at also filters: a run whose status was overwritten
 // after its run:complete (a late failure report) is still complete.
 const UNFINISHED_SQL = `
-SELECT r.run_id, r.parent_run_id, r.agent, r.status, r.pause::text AS pause, r.error, r.updated_at,
+SELECT r.run_id, r.parent_run_id, r.agent, r.origin, r.status, r.pause::text AS pause, r.error, r.updated_at,
        CASE WHEN l.expires_at > now() THEN l.holder END AS lease_holder,
        COALESCE(l.expires_at <= now(), false) AS abandoned
 FROM runs r LEFT JOIN leases l ON l.run_id = r.run_id
@@ -45,6 +45,7 @@ interface UnfinishedRow {
   run_id: string;
   parent_run_id: string | null;
   agent: string | null;
+  origin: string;
   status: string;
   pause: string | null;
   error: string | null;
@@ -59,6 +60,7 @@ export async function unfinishedRuns(client: SqlClient, query: UnfinishedQuery =
     runId: row.run_id,
     parentRunId: row.parent_run_id,
     agent: row.agent,
+    origin: row.origin as RunOrigin,
     status: row.status as RunStatus,
     pause: row.pause === null ? null : (JSON.parse(row.pause) as PauseState),
     error: row.error,

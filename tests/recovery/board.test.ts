@@ -93,7 +93,7 @@ describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("recovery bo
     const text = toJsonl(await store.history("refund-900")).replaceAll("refund-900", "refund-copy");
     expect(await importRuns(store, text)).toMatchObject({ runs: ["refund-copy"] });
     expect((await store.run("refund-copy"))?.status).toBe("complete");
-    await expect(importRuns(store, text)).rejects.toMatchObject({ code: "bad_input", message: expect.stringContaining("already exists") });
+    await expect(importRuns(store, text)).rejects.toMatchObject({ code: "run_exists", message: expect.stringContaining("already exists") });
     await expect(importRuns(store, "{not json")).rejects.toMatchObject({ code: "invalid_record", message: expect.stringContaining("line 1") });
   });
 });

@@ -1,11 +1,15 @@
 import { json, route } from "@/app/_server/http";
 import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
-import { recoveryBoard } from "@/lib/recovery/board";
+import { boardView, recoveryBoard } from "@/lib/recovery/board";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/recovery → { runs: BoardEntry[] }: every unfinished run, why it waits, and its lease. */
-export const GET = route(async () => {
-  return json(redacted({ runs: await recoveryBoard(await getStore()) }));
+/**
+ * GET /api/recovery[?imported=1] → { runs: BoardEntry[], hiddenImported }: every unfinished run
+ * recovery drives, why it waits, and its lease; imported runs too with imported=1 (each entry says its origin).
+ */
+export const GET = route(async (request) => {
+  const includeImported = new URL(request.url).searchParams.get("imported") === "1";
+  return json(redacted(boardView(await recoveryBoard(await getStore(), { includeImported: true }), { includeImported })));
 });

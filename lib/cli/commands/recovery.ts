@@ -1,6 +1,7 @@
 /**
  * Crash recovery on the command line:
- *   backtrack recover [--lease-ttl MS]          re-drive every unfinished run (one line a run, then a summary)
+ *   backtrack recover [--lease-ttl MS] [--include-imported]
+ *                                               re-drive every unfinished run an agent wrote (one line a run, then a summary)
  *   backtrack approve <run> [--deny] [--by NAME] [--reason TEXT]
  *   backtrack answer <run> <text> [--by NAME]
  *   backtrack resolve <run> --succeeded [--result JSON] | --failed [--reason TEXT] | --retry [--by NAME]
@@ -22,6 +23,7 @@ import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, withStore, t
 
 interface RecoverOptions extends CommonOptions {
   leaseTtl?: string;
+  includeImported?: boolean;
   config?: string;
 }
 
@@ -95,8 +97,9 @@ export function registerRecovery(program: Command): void {
   common(
     program
       .command("recover")
-      .description("re-drive every unfinished run (a pause counts as recovered); exit 1 when a run failed")
+      .description("re-drive every unfinished run an agent wrote (a pause counts as recovered); exit 1 when a run failed")
       .option("--lease-ttl <ms>", `lease each run this long, renewed while it is driven (default ${DEFAULT_LEASE_TTL_MS})`)
+      .option("--include-imported", "drive imported runs too (skipped by default: their tools would run for real)")
       .option(...CONFIG_OPTION),
   ).action(async (options: RecoverOptions) => {
     const ttlMs = ttl(options.leaseTtl);
@@ -104,6 +107,7 @@ export function registerRecovery(program: Command): void {
       const result = await recoverWithRegistry(store, await loadRegistry(demoRegistry(), options.config), {
         ttlMs,
         waker: new PostgresWaker(store),
+        includeImported: options.includeImported === true,
         onProgress: (run) => {
           if (!options.json) printLine(describe(run));
         },

@@ -26,6 +26,8 @@ export const runs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
+    /** Where the run came from (RunOrigin): recovery drives only runs an agent wrote. */
+    origin: text("origin").notNull().default("agent"),
   },
   (table) => [
     // Keyset pagination of the runs list, newest first, optionally narrowed by status or agent.
@@ -54,4 +56,23 @@ export const records = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.runId, table.seq] }), unique("records_run_name_key").on(table.runId, table.name)],
+);
+
+/**
+ * Records of imports in progress, staged under the import's id and moved into `records` by one
+ * statement when the whole file has been read (lib/store/import-sql.ts): an import cut short
+ * (a kill -9) leaves only rows here, which no reader sees and a later import sweeps away.
+ */
+export const importStaging = pgTable(
+  "import_staging",
+  {
+    importId: text("import_id").notNull(),
+    runId: text("run_id").notNull(),
+    seq: integer("seq").notNull(),
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    payload: json("payload").notNull(),
+    stagedAt: timestamp("staged_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.importId, table.runId, table.seq] })],
 );
