@@ -352,6 +352,8 @@ test.describe("item 8: secrets redacted on the server", () => {
     expect(anonymous.status()).toBe(401);
     const signed = await request.get(`http://127.0.0.1:${TOKEN_PORT}${path}`, { headers: { authorization: `Bearer ${E2E_TOKEN}` } });
     expect(signed.status()).toBe(200);
+  });
+});
 
 const MiB = 1024 * 1024;
 

@@ -52,6 +52,7 @@ const STATUS: Record<ErrorCode, number> = {
   config: 503,
   database_locked: 503,
   database_unreachable: 503,
+  database_owner_lost: 503,
   stopped: 503,
   job_timeout: 504,
 };

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "cli"
   | "config"
   | "database_locked"
+  | "database_owner_lost"
   | "database_unreachable"
   | "import_interrupted"
   | "import_too_large"

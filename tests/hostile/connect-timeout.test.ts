@@ -5,7 +5,12 @@
  */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { NextRequest } from "next/server";
 import { runCliBounded } from "./run-cli";
+
+/** The health route's arguments as Next passes them (route() reads the URL and the params). */
+const healthRequest = () => new NextRequest("http://127.0.0.1/api/health");
+const noParams = { params: Promise.resolve({}) };
 
 vi.mock("server-only", () => ({}));
 
@@ -91,7 +96,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
     try {
       const { GET } = await import("@/app/api/health/route");
       const started = Date.now();
-      const response = await GET();
+      const response = await GET(healthRequest(), noParams);
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(response.status).toBe(503);
       const body = (await response.json()) as { error: { code: string; message: string } };
@@ -99,7 +104,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
       expect(body.error.message).toContain(`postgres://backtrack:***@127.0.0.1:${natsLike.port}/journal`);
       expect(body.error.message).not.toContain(SECRET);
       // A failed open is not kept: a second request tries again, and is bounded again.
-      expect((await GET()).status).toBe(503);
+      expect((await GET(healthRequest(), noParams)).status).toBe(503);
     } finally {
       vi.unstubAllEnvs();
     }

@@ -60,7 +60,7 @@ describe("diff previews", () => {
 describe("run, recovery and session previews", () => {
   const run: RunSummary = {
     runId: "refund-900", agent: "support", parentRunId: null, status: "paused", pause: { reason: "approval", message: "waits", toolName: "issueRefund" } as RunSummary["pause"], error: null, inputText: null,
-    recordCount: 5, lastSeq: 4, modelTurns: 1, toolCalls: 1, inputTokens: 1200, outputTokens: 34, startedAt: "", updatedAt: "", completedAt: null,
+    origin: "agent", recordCount: 5, lastSeq: 4, modelTurns: 1, toolCalls: 1, inputTokens: 1200, outputTokens: 34, startedAt: "", updatedAt: "", completedAt: null,
   };
 
   it("gives a run's status with its pause reason, and its counts", () => {
