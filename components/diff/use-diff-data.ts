@@ -13,18 +13,12 @@ import type { DiffEntry } from "@/lib/inspect/diff";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import { timelineOf, type Timeline } from "@/lib/inspect/timeline";
 import { DIFF_PAGE } from "../page-sizes";
+import { getJson } from "../api";
 
 export interface DiffSource {
   a: string;
   b: string;
   realign: boolean;
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  const body = (await response.json()) as T & { error?: { message: string } };
-  if (!response.ok) throw new Error(body.error?.message ?? `${url} answered ${response.status}`);
-  return body;
 }
 
 function entriesKey(source: DiffSource, page: number) {

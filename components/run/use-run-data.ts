@@ -11,19 +11,11 @@ import type { OutlineEntry } from "@/lib/inspect/outline";
 import { extendTimeline, timelineOf, type Timeline } from "@/lib/inspect/timeline";
 import type { JournalRecord, RunSummary } from "@/lib/journal/types";
 import { useLiveChanges } from "../use-live";
-import { fetchOutline, fetchRecords } from "./outline-pages";
+import { fetchOutline, fetchRecords, runPath } from "./outline-pages";
 
 import { RECORD_PAGE } from "../page-sizes";
+import { getJson } from "../api";
 const POLL_MS = 5_000;
-
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { cache: "no-store" });
-  const body = (await response.json()) as T & { error?: { message: string } };
-  if (!response.ok) throw new Error(body.error?.message ?? `${url} answered ${response.status}`);
-  return body;
-}
-
-const path = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`;
 
 export interface RunInitial {
   run: RunSummary;
@@ -64,11 +56,11 @@ export function useRunData(runId: string, initial: RunInitial) {
     void client.invalidateQueries({ queryKey: ["timeline", runId] });
     void client.invalidateQueries({ queryKey: ["run", runId] });
   }, [client, runId]);
-  const { connected, state: liveState } = useLiveChanges(`${path(runId)}/stream`, onChange);
+  const { connected, state: liveState } = useLiveChanges(`${runPath(runId)}/stream`, onChange);
 
   const run = useQuery({
     queryKey: ["run", runId],
-    queryFn: () => getJson<{ run: RunSummary }>(path(runId)).then((body) => body.run),
+    queryFn: () => getJson<{ run: RunSummary }>(runPath(runId)).then((body) => body.run),
     initialData: initial.run,
     staleTime: Infinity,
     refetchInterval: connected ? false : POLL_MS,

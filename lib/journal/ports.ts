@@ -2,6 +2,7 @@
  * Ports: the small interfaces the agent loop, the projections and the inspector depend on.
  * MemStore and PostgresStore implement them.
  */
+import type { SummaryDelta } from "./summary";
 import type {
   AppendResult,
   HistoryOptions,
@@ -44,19 +45,7 @@ export interface StagedRecord {
 }
 
 /** An imported run's summary row, folded from its records by summaryDelta (lib/journal/import.ts). */
-export interface ImportedRun {
-  runId: string;
-  agent: string | null;
-  parentRunId: string | null;
-  inputText: string | null;
-  modelTurns: number;
-  toolCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  status: RunStatus;
-  completed: boolean;
-  records: number;
-}
+export type ImportedRun = Omit<SummaryDelta, "origin" | "changesSummary"> & { runId: string; records: number };
 
 /**
  * One import in progress. Staged records are seen by no reader; `commit` makes every run of the
