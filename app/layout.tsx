@@ -25,7 +25,11 @@ async function siteBase(): Promise<URL | null> {
 
 /** The defaults every page starts from; a page's own generateMetadata replaces the text. */
 export async function generateMetadata(): Promise<Metadata> {
-  return { ...previewMetadata({ title: "Backtrack", description: SITE_DESCRIPTION }), metadataBase: await siteBase(), icons: { icon: { url: "/icon.svg", type: "image/svg+xml" } } };
+  return {
+    ...previewMetadata({ title: "Backtrack", description: SITE_DESCRIPTION }),
+    metadataBase: await siteBase(),
+    icons: { icon: { url: "/icon.svg", type: "image/svg+xml" } },
+  };
 }
 
 export default function RootLayout({ children }: { children: ReactNode }) {

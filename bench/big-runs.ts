@@ -21,9 +21,20 @@ interface BigRecord extends NewRecord {
 export function bigRunRecords(runId: string, count: number, divergeAt = Number.POSITIVE_INFINITY): BigRecord[] {
   const records: BigRecord[] = [];
   const push = (name: string, kind: RecordKind, payload: unknown) => records.push({ runId, seq: records.length, name, kind, payload });
-  push("run:start", "header", { input: `Audit ${count} records worth of accounts for anomalies.`, agent: "auditor", model: "demo/v1", tools: ["checkAccount"], system: "You audit accounts." });
+  push("run:start", "header", {
+    input: `Audit ${count} records worth of accounts for anomalies.`,
+    agent: "auditor",
+    model: "demo/v1",
+    tools: ["checkAccount"],
+    system: "You audit accounts.",
+  });
   for (let turn = 0; records.length < count - 2; turn += 1) {
-    const calls = [0, 1].map((index) => ({ type: "tool-call" as const, toolCallId: `call-${turn}-${index}`, toolName: "checkAccount", args: { accountId: `acct-${turn * 2 + index}` } }));
+    const calls = [0, 1].map((index) => ({
+      type: "tool-call" as const,
+      toolCallId: `call-${turn}-${index}`,
+      toolName: "checkAccount",
+      args: { accountId: `acct-${turn * 2 + index}` },
+    }));
     const text = turn % 10 === 0 ? `Checking accounts ${turn * 2} and ${turn * 2 + 1}; the balances so far look ordinary, but I will keep an eye on anything near the limit.` : "";
     push(`turn:${turn}`, "model", {
       message: { role: "assistant", content: [...(text ? [{ type: "text", text }] : []), ...calls] },
@@ -47,7 +58,12 @@ export function bigRunRecords(runId: string, count: number, divergeAt = Number.P
       });
     }
   }
-  push(`turn:final`, "model", { message: { role: "assistant", content: [{ type: "text", text: "Audit done." }] }, usage: { inputTokens: 1_000, outputTokens: 5 }, model: "demo/v1", durationMs: 90 });
+  push(`turn:final`, "model", {
+    message: { role: "assistant", content: [{ type: "text", text: "Audit done." }] },
+    usage: { inputTokens: 1_000, outputTokens: 5 },
+    model: "demo/v1",
+    durationMs: 90,
+  });
   push("run:complete", "value", { value: { text: "Audit done." } });
   return records;
 }

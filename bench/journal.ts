@@ -25,7 +25,8 @@ const appendVsInsert: Benchmark = {
     const text = JSON.stringify(PAYLOAD);
     const { append: appendPerSec, insert: insertPerSec } = await alternating(
       {
-        insert: (round, index) => bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`,
+        insert: (round, index) =>
+          bare`insert into bare_records (run_id, seq, name, kind, payload) values (${`bare-${round}`}, ${index}, ${`step-${index}`}, 'value', ${text}::text::json)`,
         append: (round, index) => store.do(`run-${round}`, `step-${index}`, () => PAYLOAD),
       },
       { rounds: ROUNDS, perRound: PER_ROUND, warmup: WARMUP },

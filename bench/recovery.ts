@@ -67,7 +67,15 @@ const recoverEnumerate: Benchmark = {
     await store.close();
     const recoverEnumerateMs = median(enumerations);
     const bareSelectMs = median(selects);
-    return { runs: RUNS, unfinished: UNFINISHED, recoverEnumerateMs, bareSelectMs, enumerateVsSelect: recoverEnumerateMs / bareSelectMs, recoverMs: pass.ms, recoverPerRunMs: pass.ms / UNFINISHED };
+    return {
+      runs: RUNS,
+      unfinished: UNFINISHED,
+      recoverEnumerateMs,
+      bareSelectMs,
+      enumerateVsSelect: recoverEnumerateMs / bareSelectMs,
+      recoverMs: pass.ms,
+      recoverPerRunMs: pass.ms / UNFINISHED,
+    };
   },
 };
 

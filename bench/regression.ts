@@ -32,11 +32,22 @@ async function writeRun(store: MemStore, runId: string, points: number, variant:
   const step = async (amount: number, account: string) => {
     const toolCallId = `${variant.prefix}-${turn}`;
     const args = variant.prefix === "a" ? { account, amount } : { amount, account };
-    const message = { role: "assistant", content: [{ type: "text", text: `Checking ${account}.` }, { type: "tool-call", toolCallId, toolName: "charge", args }] };
+    const message = {
+      role: "assistant",
+      content: [
+        { type: "text", text: `Checking ${account}.` },
+        { type: "tool-call", toolCallId, toolName: "charge", args },
+      ],
+    };
     await store.append({ runId, name: `turn:${turn}`, kind: "model", payload: { message, usage: { inputTokens: 40, outputTokens: 12 }, model: "bench", durationMs: 1 } });
     await store.append({ runId, name: `turn:${turn}:call:0:attempt`, kind: "attempt", payload: { toolCallId, toolName: "charge", args, idempotencyKey: "k" } });
     const result = { account, charged: amount, receipt: `rcpt-${account}-${amount}` };
-    await store.append({ runId, name: `turn:${turn}:call:0:result`, kind: "tool_result", payload: { toolCallId, toolName: "charge", args, result, isError: false, durationMs: 1 } });
+    await store.append({
+      runId,
+      name: `turn:${turn}:call:0:result`,
+      kind: "tool_result",
+      payload: { toolCallId, toolName: "charge", args, result, isError: false, durationMs: 1 },
+    });
     turn += 1;
   };
   for (let index = 0; index < points / 2; index += 1) {

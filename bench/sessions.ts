@@ -63,7 +63,8 @@ const sessionGet: Benchmark = {
     }
     const { get: sessionGet10kMs, select: selectMs } = await interleaved(9, {
       select: async () =>
-        (await time(() => bare`select seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp" from session_events where session_id = 'get-10k' order by seq`)).ms,
+        (await time(() => bare`select seq, id, author, invocation_id, content, state_delta, temp_keys, "timestamp" from session_events where session_id = 'get-10k' order by seq`))
+          .ms,
       get: async () => (await time(() => service.get("get-10k"))).ms,
     });
     const check = await service.get("get-10k");

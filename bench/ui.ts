@@ -31,7 +31,16 @@ const WARM_VISITS = 3;
 /** The diff benchmark's second run parts from the first at this model turn (of about 4,000). */
 const DIFF_DIVERGE_TURN = 2_000;
 const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Records, from the page's own clock, when the detail panel first shows a loaded record and when the chart is drawn. */
 export const PAGE_PROBE = `
@@ -138,7 +147,9 @@ function onlyDiff(): boolean {
 async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnly = false): Promise<Record<string, number | string>> {
   if (!existsSync(join(".next", "BUILD_ID")) || process.argv.includes("--build")) {
     context.log("bench:ui: building the app…");
-    const code = await new Promise<number>((resolve) => spawn(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).on("exit", (exit) => resolve(exit ?? 1)));
+    const code = await new Promise<number>((resolve) =>
+      spawn(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).on("exit", (exit) => resolve(exit ?? 1)),
+    );
     if (code !== 0) throw new Error(`next build failed (${code})`);
   }
   const folder = useServer ? null : mkdtempSync(join(tmpdir(), "backtrack-bench-ui-"));

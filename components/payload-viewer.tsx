@@ -59,11 +59,13 @@ function child(pointer: string | undefined, key: string): string | undefined {
 
 function Value({ value, depth, openDepth, path, pointer, name }: { value: unknown; depth: number; openDepth: number; path: string; pointer: string | undefined; name: string }) {
   if (value === null || value === undefined) return <span className="null">null</span>;
-  if (typeof value === "string") return isRedacted(value) ? <Redacted text={value} name={name} pointer={pointer} depth={depth} openDepth={openDepth} path={path} /> : <LongString text={value} />;
+  if (typeof value === "string")
+    return isRedacted(value) ? <Redacted text={value} name={name} pointer={pointer} depth={depth} openDepth={openDepth} path={path} /> : <LongString text={value} />;
   if (typeof value === "number") return <span className="number">{String(value)}</span>;
   if (typeof value === "boolean") return <span className="boolean">{String(value)}</span>;
   if (Array.isArray(value)) return <Branch entries={value.map((item, index) => [String(index), item])} array depth={depth} openDepth={openDepth} path={path} pointer={pointer} />;
-  if (typeof value === "object") return <Branch entries={Object.entries(value as Record<string, unknown>)} array={false} depth={depth} openDepth={openDepth} path={path} pointer={pointer} />;
+  if (typeof value === "object")
+    return <Branch entries={Object.entries(value as Record<string, unknown>)} array={false} depth={depth} openDepth={openDepth} path={path} pointer={pointer} />;
   return <span>{String(value)}</span>;
 }
 
@@ -80,7 +82,21 @@ function LongString({ text }: { text: string }) {
   );
 }
 
-function Branch({ entries, array, depth, openDepth, path, pointer }: { entries: Array<[string, unknown]>; array: boolean; depth: number; openDepth: number; path: string; pointer: string | undefined }) {
+function Branch({
+  entries,
+  array,
+  depth,
+  openDepth,
+  path,
+  pointer,
+}: {
+  entries: Array<[string, unknown]>;
+  array: boolean;
+  depth: number;
+  openDepth: number;
+  path: string;
+  pointer: string | undefined;
+}) {
   const [open, setOpen] = useState(depth < openDepth);
   const [shown, setShown] = useState(ITEMS_SHOWN);
   if (entries.length === 0) return <span className="null">{array ? "[]" : "{}"}</span>;

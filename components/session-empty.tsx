@@ -4,8 +4,8 @@ export function SessionsEmpty({ database }: { database: { kind: string; target: 
     <section className="panel empty" aria-labelledby="sessions-empty-heading">
       <h2 id="sessions-empty-heading">No sessions yet</h2>
       <p>
-        This inspector reads {database.kind === "server" ? "the PostgreSQL database" : "the embedded database"} <code>{database.target}</code>. A session is an
-        append-only list of events written by <code>SessionService</code>; its state is rebuilt from the <code>stateDelta</code> each event carries.
+        This inspector reads {database.kind === "server" ? "the PostgreSQL database" : "the embedded database"} <code>{database.target}</code>. A session is an append-only list of
+        events written by <code>SessionService</code>; its state is rebuilt from the <code>stateDelta</code> each event carries.
       </p>
       <h3>Write the demo session</h3>
       <pre>{`npx backtrack demo            # the ticket-booking session (and the demo runs)`}</pre>

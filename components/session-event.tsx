@@ -46,8 +46,11 @@ export function SessionEventDetail({ event, count }: { event: SessionEvent | und
       {Object.keys(delta).length === 0 ? <p className="muted">None: this event changed no persisted key.</p> : <PayloadViewer value={delta} label="State delta" />}
       {tempKeys.length > 0 ? (
         <p className="notice">
-          Also set on the live session, never stored: {tempKeys.map((key) => <code key={key}>{key}</code>)} (temp: keys are stripped before the event is stored; only
-          their names are kept).
+          Also set on the live session, never stored:{" "}
+          {tempKeys.map((key) => (
+            <code key={key}>{key}</code>
+          ))}{" "}
+          (temp: keys are stripped before the event is stored; only their names are kept).
         </p>
       ) : null}
     </section>

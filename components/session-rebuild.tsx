@@ -47,7 +47,12 @@ export function SessionRebuild({ id }: { id: string }) {
       <HelpLine
         className="notice"
         label="What the rebuild check does"
-        help={<p>The server reads the session afresh, replays its stored deltas in a new context, and compares the result with the state snapshots stored beside them. It changes nothing.</p>}
+        help={
+          <p>
+            The server reads the session afresh, replays its stored deltas in a new context, and compares the result with the state snapshots stored beside them. It changes
+            nothing.
+          </p>
+        }
       >
         Replays the stored deltas and compares them with the stored snapshots.
       </HelpLine>

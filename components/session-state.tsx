@@ -32,7 +32,9 @@ export function SessionState({ rows, at, eventId }: { rows: StateRows; at: numbe
     <section className="panel session-state" aria-labelledby="session-state-heading" data-testid="session-state">
       <h2 id="session-state-heading">{title}</h2>
       <p className="notice">
-        {at === 0 ? "The initial state given to create(): what the events' deltas replay onto." : "What a rebuild from storage has: the initial state plus the persisted deltas of the first " + at + " event" + (at === 1 ? "." : "s.")}
+        {at === 0
+          ? "The initial state given to create(): what the events' deltas replay onto."
+          : "What a rebuild from storage has: the initial state plus the persisted deltas of the first " + at + " event" + (at === 1 ? "." : "s.")}
       </p>
       {rows.persisted.length === 0 ? (
         <p className="muted">Empty.</p>
@@ -72,7 +74,8 @@ export function SessionState({ rows, at, eventId }: { rows: StateRows; at: numbe
               <li key={row.key} data-key={row.key}>
                 <span className="mono">{row.key}</span> <span className="scope scope-temp">temp: never persisted</span>{" "}
                 <span className="muted">
-                  applied to the live session only and stripped before the event was stored{row.change?.kind === "unrecorded" ? " (only its name was kept)" : ""}; a rebuild never has it.
+                  applied to the live session only and stripped before the event was stored{row.change?.kind === "unrecorded" ? " (only its name was kept)" : ""}; a rebuild never
+                  has it.
                 </span>
               </li>
             ))}

@@ -30,7 +30,14 @@ export function TimelineControls({ last, at, onAt, playing, onPlaying, speed, on
   const empty = last < 0;
   return (
     <div className="timeline-controls panel" role="group" aria-label="Timeline controls">
-      <button type="button" onClick={() => { onPlaying(false); onAt(0); }} disabled={empty}>
+      <button
+        type="button"
+        onClick={() => {
+          onPlaying(false);
+          onAt(0);
+        }}
+        disabled={empty}
+      >
         Restart
       </button>
       <button type="button" onClick={() => onAt(Math.max(0, at - 1))} disabled={empty || at <= 0}>
@@ -79,14 +86,17 @@ export function usePlayback(playing: boolean, speed: Speed, at: number, last: nu
   });
   useEffect(() => {
     if (!playing) return;
-    const timer = setInterval(() => {
-      const { at: now, last: end, onAt: move, onPlaying: setPlaying } = state.current;
-      if (now >= end) {
-        setPlaying(false);
-        return;
-      }
-      move(now + 1);
-    }, 1_000 / (BASE_STEPS_PER_SECOND * speed));
+    const timer = setInterval(
+      () => {
+        const { at: now, last: end, onAt: move, onPlaying: setPlaying } = state.current;
+        if (now >= end) {
+          setPlaying(false);
+          return;
+        }
+        move(now + 1);
+      },
+      1_000 / (BASE_STEPS_PER_SECOND * speed),
+    );
     return () => clearInterval(timer);
   }, [playing, speed]);
 }

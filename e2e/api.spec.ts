@@ -18,7 +18,19 @@ test("outline, state at a step and the decorated Mermaid chart of a run", async 
 
   const plain = await (await request.get("/api/runs/order-123/mermaid")).text();
   expect(plain).toBe(
-    ["flowchart TD", "  start([user])", '  n0["LLM"]', "  start --> n0", '  n1["tool: chargeCard"]', "  n0 --> n1", '  n2["LLM"]', "  n1 --> n2", '  n3["step: run:complete"]', "  n2 --> n3", "  n3 --> done([done])"].join("\n"),
+    [
+      "flowchart TD",
+      "  start([user])",
+      '  n0["LLM"]',
+      "  start --> n0",
+      '  n1["tool: chargeCard"]',
+      "  n0 --> n1",
+      '  n2["LLM"]',
+      "  n1 --> n2",
+      '  n3["step: run:complete"]',
+      "  n2 --> n3",
+      "  n3 --> done([done])",
+    ].join("\n"),
   );
   const decorated = await (await request.get("/api/runs/order-123/mermaid?at=3")).text();
   expect(decorated).toContain("classDef current");

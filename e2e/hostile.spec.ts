@@ -288,7 +288,11 @@ test.describe("item 8: secrets redacted on the server", () => {
     const args = { apiKey, url: `https://x.example/charge?api_key=${SECRET.queryKey}`, headers: { authorization: `Bearer ${SECRET.bearer}` } };
     const records = [
       { name: "run:start", kind: "header", payload: { agent: "billing", model: "demo/v1", tools: ["charge"], input: `Charge using ${apiKey}` } },
-      { name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "charge", args }] }, usage: { inputTokens: 3, outputTokens: 2 } } },
+      {
+        name: "turn:0",
+        kind: "model",
+        payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "charge", args }] }, usage: { inputTokens: 3, outputTokens: 2 } },
+      },
       { name: "turn:0:call:0:result", kind: "tool_result", payload: { toolName: "charge", toolCallId: "c1", args, result: { ok: true, token: apiKey }, isError: false } },
     ];
     return records.map((record, seq) => JSON.stringify({ runId, seq, ...record, createdAt: new Date(Date.UTC(2026, 10, 29, 10, 0, seq)).toISOString() })).join("\n");
@@ -321,7 +325,17 @@ test.describe("item 8: secrets redacted on the server", () => {
       expect(payload.length, `RSC of ${path}`).toBeGreaterThan(100);
       expectNoSecret(payload, `RSC payload of ${path}`);
     }
-    const apis = [`/api/runs/${a}`, `/api/runs/${a}/records`, `/api/runs/${a}/state`, `/api/runs/${a}/state?at=1`, `/api/runs/${a}/outline`, `/api/runs/${a}/mermaid`, `/api/runs?search=secret-e2e`, `/api/diff?a=${a}&b=${b}`, `/api/diff/entries?a=${a}&b=${b}`];
+    const apis = [
+      `/api/runs/${a}`,
+      `/api/runs/${a}/records`,
+      `/api/runs/${a}/state`,
+      `/api/runs/${a}/state?at=1`,
+      `/api/runs/${a}/outline`,
+      `/api/runs/${a}/mermaid`,
+      `/api/runs?search=secret-e2e`,
+      `/api/diff?a=${a}&b=${b}`,
+      `/api/diff/entries?a=${a}&b=${b}`,
+    ];
     for (const path of apis) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(200);
@@ -408,7 +422,13 @@ test.describe("items 2, 3: imports and delete", () => {
   });
 
   test("DELETE /api/runs/{id} removes the run and its sub-agent runs and says so; a read-only server refuses it", async ({ request }) => {
-    const header = (runId: string, parentRunId?: string) => ({ runId, seq: 0, name: "run:start", kind: "header", payload: { agent: "auditor", model: "demo/v1", input: "x", tools: [], ...(parentRunId ? { parentRunId } : {}) } });
+    const header = (runId: string, parentRunId?: string) => ({
+      runId,
+      seq: 0,
+      name: "run:start",
+      kind: "header",
+      payload: { agent: "auditor", model: "demo/v1", input: "x", tools: [], ...(parentRunId ? { parentRunId } : {}) },
+    });
     const text = jsonl([header("hostile-doomed"), { runId: "hostile-doomed", seq: 1, name: "step", kind: "value", payload: 1 }, header("hostile-doomed.sub", "hostile-doomed")]);
     expect((await request.post("/api/import", { data: Buffer.from(text) })).status()).toBe(201);
 

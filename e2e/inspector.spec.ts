@@ -6,7 +6,10 @@ const detail = (page: Page) => page.getByTestId("detail");
 
 /** The labels of the drawn flowchart nodes, in drawing order. */
 async function nodeLabels(page: Page): Promise<string[]> {
-  return page.getByTestId("flowchart").locator("g.node").evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? "").trim()));
+  return page
+    .getByTestId("flowchart")
+    .locator("g.node")
+    .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? "").trim()));
 }
 
 test("order-123: the flowchart, stepping with the keyboard, and a link that reproduces the view", async ({ page, browser }) => {

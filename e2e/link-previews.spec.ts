@@ -18,7 +18,8 @@ async function previewTags(request: APIRequestContext, url: string): Promise<Map
   for (const [, attributes] of head.matchAll(/<meta\s([^>]*)>/g)) {
     const key = /(?:property|name)="([^"]+)"/.exec(attributes ?? "")?.[1];
     const content = /content="([^"]*)"/.exec(attributes ?? "")?.[1];
-    if (key && content !== undefined) tags.set(key, content.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&gt;", ">").replaceAll("&lt;", "<"));
+    if (key && content !== undefined)
+      tags.set(key, content.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&gt;", ">").replaceAll("&lt;", "<"));
   }
   return tags;
 }
@@ -40,7 +41,9 @@ test("a shared diff link unfurls with its first divergence: the chargeCard amoun
 });
 
 test("a shared run link unfurls with its status and counts", async ({ request }) => {
-  const { run } = (await (await request.get("/api/runs/order-123")).json()) as { run: { recordCount: number; modelTurns: number; toolCalls: number; inputTokens: number; outputTokens: number } };
+  const { run } = (await (await request.get("/api/runs/order-123")).json()) as {
+    run: { recordCount: number; modelTurns: number; toolCalls: number; inputTokens: number; outputTokens: number };
+  };
   const tags = await previewTags(request, "/runs/order-123");
   expect(tags.get("og:title")).toBe("order-123 · complete · Backtrack");
   expect(tags.get("og:description")).toBe(

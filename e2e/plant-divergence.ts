@@ -17,7 +17,12 @@ try {
   await service.delete(PLANTED_SESSION);
   const session = await service.create({ app: "tickets", user: "bob", id: PLANTED_SESSION });
   await service.appendEvent(session, { id: "E1", author: "user", content: { role: "user", parts: [{ text: "Add 2 tickets." }] } });
-  await service.appendEvent(session, { id: "E2", author: "booking-agent", content: { role: "model", parts: [{ text: "Added 2 tickets." }] }, actions: { stateDelta: { cart: 2 } } });
+  await service.appendEvent(session, {
+    id: "E2",
+    author: "booking-agent",
+    content: { role: "model", parts: [{ text: "Added 2 tickets." }] },
+    actions: { stateDelta: { cart: 2 } },
+  });
   await client.exec(`UPDATE sessions SET state = '{"cart": 5, "discount": "VIP"}' WHERE id = '${PLANTED_SESSION}'`);
   process.stdout.write(`${PLANTED_SESSION}\n`);
 } finally {

@@ -34,7 +34,9 @@ async function plantPausedRefund(agent?: string): Promise<string> {
 }
 
 async function approvals(request: APIRequestContext, runId: string) {
-  const body = (await (await request.get(`/api/runs/${runId}/records?from=0&limit=100`)).json()) as { records: Array<{ kind: string; payload: { by: string; approved: boolean } }> };
+  const body = (await (await request.get(`/api/runs/${runId}/records?from=0&limit=100`)).json()) as {
+    records: Array<{ kind: string; payload: { by: string; approved: boolean } }>;
+  };
   return body.records.filter((record) => record.kind === "approval").map((record) => record.payload);
 }
 

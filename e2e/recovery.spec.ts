@@ -30,7 +30,9 @@ test("approving the pending refund from the board completes the run, journaled w
   await expect(row(page, "refund-900")).toHaveCount(0);
   const summary = (await (await request.get("/api/runs/refund-900")).json()) as { run: { status: string } };
   expect(summary.run.status).toBe("complete");
-  const records = (await (await request.get("/api/runs/refund-900/records?from=0&limit=100")).json()) as { records: Array<{ kind: string; payload: { by?: string; approved?: boolean } }> };
+  const records = (await (await request.get("/api/runs/refund-900/records?from=0&limit=100")).json()) as {
+    records: Array<{ kind: string; payload: { by?: string; approved?: boolean } }>;
+  };
   expect(records.records.find((record) => record.kind === "approval")?.payload).toMatchObject({ by: "e2e-reviewer", approved: true });
   await page.goto("/runs/refund-900");
   await expect(page.locator(".status").first()).toContainText(/complete/i);

@@ -98,7 +98,14 @@ test.describe("on a database of their own", () => {
   test("a replay that cannot run shows its error in the dialog: a run without recorded input", async ({ page, request }) => {
     // An imported run whose journal starts after run:start: nothing to run again.
     const lines = [
-      { runId: "headless-1", seq: 0, name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [{ type: "text", text: "hello" }] } }, createdAt: "2026-11-29T10:00:00.000Z" },
+      {
+        runId: "headless-1",
+        seq: 0,
+        name: "turn:0",
+        kind: "model",
+        payload: { message: { role: "assistant", content: [{ type: "text", text: "hello" }] } },
+        createdAt: "2026-11-29T10:00:00.000Z",
+      },
     ];
     const imported = await request.post("/api/import", { data: lines.map((line) => JSON.stringify(line)).join("\n"), headers: { "content-type": "application/x-ndjson" } });
     expect(imported.status()).toBe(201);
@@ -118,7 +125,14 @@ test.describe("on a database of their own", () => {
 
   test("a replay job that fails shows the job's error in the dialog", async ({ page, request }) => {
     // Input recorded, but no model output: replaying the recorded outputs has nothing to re-emit at turn 0.
-    const header = { runId: "outputless-1", seq: 0, name: "run:start", kind: "header", payload: { input: "Say hello.", agent: "ghost", model: "demo/v1", tools: [] }, createdAt: "2026-11-29T10:00:00.000Z" };
+    const header = {
+      runId: "outputless-1",
+      seq: 0,
+      name: "run:start",
+      kind: "header",
+      payload: { input: "Say hello.", agent: "ghost", model: "demo/v1", tools: [] },
+      createdAt: "2026-11-29T10:00:00.000Z",
+    };
     expect((await request.post("/api/import", { data: JSON.stringify(header) })).status()).toBe(201);
 
     await page.goto("/runs/outputless-1");

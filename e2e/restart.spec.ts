@@ -57,7 +57,8 @@ test("a replay job cut off by a server crash shows as interrupted, and its run i
     server = startServer(url.toString());
     await healthy(request);
     // The dead server's heartbeat goes stale (6 s here), then the new one marks its unfinished jobs.
-    const statuses = async () => Promise.all(started.map(async ({ jobId }) => ((await (await request.get(`${base}/api/replays/${jobId}`)).json()) as { status: string; error?: string })));
+    const statuses = async () =>
+      Promise.all(started.map(async ({ jobId }) => (await (await request.get(`${base}/api/replays/${jobId}`)).json()) as { status: string; error?: string }));
     await expect.poll(async () => (await statuses()).every((job) => job.status === "done" || job.status === "interrupted"), { timeout: 60_000, intervals: [1_000] }).toBe(true);
     const jobs = await statuses();
     const interrupted = started.filter((_, index) => jobs[index]?.status === "interrupted");

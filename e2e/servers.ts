@@ -26,7 +26,10 @@ async function answers(url: string): Promise<boolean> {
 
 function seedTemplate(): string {
   const template = mkdtempSync(join(tmpdir(), "backtrack-e2e-template-"));
-  execFileSync(process.execPath, ["bin/backtrack.mjs", "demo", "--json", "--db", `pglite:${template}`], { env: { ...process.env, DATABASE_URL: "" }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, ["bin/backtrack.mjs", "demo", "--json", "--db", `pglite:${template}`], {
+    env: { ...process.env, DATABASE_URL: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return template;
 }
 
@@ -56,7 +59,8 @@ async function ready({ server, child, output }: Started): Promise<void> {
   const url = `http://127.0.0.1:${server.port}${server.readyPath}`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await answers(url))) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server on port ${server.port} exited (${child.exitCode ?? child.signalCode}): ${output.join("")}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the server on port ${server.port} exited (${child.exitCode ?? child.signalCode}): ${output.join("")}`);
     if (Date.now() > deadline) throw new Error(`the server on port ${server.port} did not answer ${url} within ${START_TIMEOUT_MS} ms: ${output.join("")}`);
     await new Promise((done) => setTimeout(done, 100));
   }

@@ -120,16 +120,7 @@ export { renderMermaid } from "./inspect/mermaid";
 
 // ── Recovery ─────────────────────────────────────────────────────────────────────────────────
 /** Enumerate unfinished runs, skip finished ones, re-drive the rest under leases. */
-export {
-  recover,
-  isComplete,
-  unfinished,
-  type Resume,
-  type RecoverOptions,
-  type RecoverResult,
-  type RecoveredRun,
-  type RecoveryOutcome,
-} from "./recovery/recover";
+export { recover, isComplete, unfinished, type Resume, type RecoverOptions, type RecoverResult, type RecoveredRun, type RecoveryOutcome } from "./recovery/recover";
 /** Exclusive, renewed run leases (efficiency, not safety). */
 export { lease, defaultHolder, DEFAULT_LEASE_TTL_MS, type LeaseOptions } from "./recovery/lease";
 /** Durable timers: bind a Waker to a drive, an in-memory Waker (its clock can be moved), wake the runs whose sleep is due. */

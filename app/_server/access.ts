@@ -131,7 +131,12 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
     if (!verdict.allow) return verdict;
   }
   if (mutating && settings.readOnly && facts.pathname !== "/api/sign-in") {
-    return { allow: false, status: 403, code: "read_only", message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): replays, approvals, answers, recovery and imports are off" };
+    return {
+      allow: false,
+      status: 403,
+      code: "read_only",
+      message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): replays, approvals, answers, recovery and imports are off",
+    };
   }
   if (privileged && settings.readOnly) return { allow: false, status: 403, code: "read_only", message: REVEAL_READ_ONLY };
   return { allow: true };

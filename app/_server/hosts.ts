@@ -52,7 +52,10 @@ function boundHostFrom(env: Record<string, string | undefined>): HostRule | null
 }
 
 export function allowedHosts(env: Record<string, string | undefined> = process.env): AllowedHosts {
-  const listed = (env.BACKTRACK_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
+  const listed = (env.BACKTRACK_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (listed.includes("*")) return "any";
   const rules: HostRule[] = [...LOOPBACK_HOSTS];
   const bound = boundHostFrom(env);

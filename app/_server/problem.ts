@@ -33,10 +33,7 @@ export function databaseProblem(error: unknown): DatabaseProblem | undefined {
         "Or unset DATABASE_URL to use the embedded database in .backtrack/.",
       ]
     : error.code === "database_locked"
-      ? [
-          "Another process holds the embedded database folder and does not answer: stop it, or",
-          "remove owner.json in the folder if that process is gone, then reload.",
-        ]
+      ? ["Another process holds the embedded database folder and does not answer: stop it, or", "remove owner.json in the folder if that process is gone, then reload."]
       : ["Is the folder readable and writable by this user?", "Or set DATABASE_URL=postgres://… to use a PostgreSQL server."];
   return { title: "The database cannot be opened", message: error.message, target, checks };
 }

@@ -26,7 +26,15 @@ const single = z.preprocess((value) => (Array.isArray(value) ? value[0] : value)
 const pageQuery = z.object({
   a: single.pipe(z.string().trim().pipe(idParam).optional()).catch(undefined),
   b: single.pipe(z.string().trim().pipe(idParam).optional()).catch(undefined),
-  at: single.pipe(z.string().regex(/^\d{1,9}$/).transform(Number).optional()).catch(undefined),
+  at: single
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,9}$/)
+        .transform(Number)
+        .optional(),
+    )
+    .catch(undefined),
   realign: single.pipe(z.enum(["0", "1", "true", "false"]).optional()).catch(undefined),
 });
 
@@ -73,19 +81,22 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
     <DiffView
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
       // Compared on the raw values above; redacted here, with distinct markers so that different secrets stay different.
-      initial={redacted({
-        head,
-        rows: packRows(rows),
-        at,
-        realign,
-        // Plain objects: a client component's props take no class instances (entries build their detail on demand).
-        page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE).map(plainEntry) },
-        first: head.divergentAt === null ? null : plainEntry(diff.steps[head.divergentAt] as DiffEntry),
-        runA,
-        runB,
-        outlineA,
-        outlineB,
-      }, { distinct: true })}
+      initial={redacted(
+        {
+          head,
+          rows: packRows(rows),
+          at,
+          realign,
+          // Plain objects: a client component's props take no class instances (entries build their detail on demand).
+          page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE).map(plainEntry) },
+          first: head.divergentAt === null ? null : plainEntry(diff.steps[head.divergentAt] as DiffEntry),
+          runA,
+          runB,
+          outlineA,
+          outlineB,
+        },
+        { distinct: true },
+      )}
       secretKeys={parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)}
     />
   );

@@ -68,7 +68,9 @@ function SideChart({ side, run, outline, rows, at, divergentAt, onAt }: SideProp
   );
 }
 
-export function DiffCharts(props: Omit<SideProps, "side" | "run" | "outline"> & { runA: RunSummary; runB: RunSummary; outlineA: OutlineEntry[] | null; outlineB: OutlineEntry[] | null }) {
+export function DiffCharts(
+  props: Omit<SideProps, "side" | "run" | "outline"> & { runA: RunSummary; runB: RunSummary; outlineA: OutlineEntry[] | null; outlineB: OutlineEntry[] | null },
+) {
   const { runA, runB, outlineA, outlineB, ...shared } = props;
   return (
     <div className="diff-charts" data-testid="diff-charts">

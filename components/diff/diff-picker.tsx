@@ -17,16 +17,14 @@ export function DiffPicker({ a, b, runIds, unknown }: DiffPickerProps) {
       {unknown ? (
         <section className="error-box" role="alert">
           <h1>No such run</h1>
-          <p>
-            Cannot compare: {unknown}. Check the ids below, or pick runs from the list.
-          </p>
+          <p>Cannot compare: {unknown}. Check the ids below, or pick runs from the list.</p>
         </section>
       ) : (
         <h1>Compare two runs</h1>
       )}
       <p className="muted">
-        Two runs side by side, decision by decision: where they part, and what each decided there. Typically a run and its replay under another model
-        (<code>order-123</code> and <code>order-123~v2</code> in the demo).
+        Two runs side by side, decision by decision: where they part, and what each decided there. Typically a run and its replay under another model (<code>order-123</code> and{" "}
+        <code>order-123~v2</code> in the demo).
       </p>
       <form className="filters diff-picker" action="/diff" method="get">
         <label>

@@ -109,7 +109,14 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
     <SecretKeysProvider patterns={secretKeys}>
       <div className="run-header">
         <h1 className="diff-title">
-          Diff <Link className="mono" href={runHref(head.a)}>{head.a}</Link> → <Link className="mono" href={runHref(head.b)}>{head.b}</Link>
+          Diff{" "}
+          <Link className="mono" href={runHref(head.a)}>
+            {head.a}
+          </Link>{" "}
+          →{" "}
+          <Link className="mono" href={runHref(head.b)}>
+            {head.b}
+          </Link>
         </h1>
         <span className="top-spacer" />
         <CopyButton label="Copy link" text={link} />
@@ -124,7 +131,15 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
             <strong className={`status-word-${status}`}>{formatCount(head.summary[status])}</strong> {STATUS_WORDS[status]}
           </li>
         ))}
-        <li>{head.divergentAt === null ? "no divergence" : <>first divergence at row <strong>{head.divergentAt}</strong></>}</li>
+        <li>
+          {head.divergentAt === null ? (
+            "no divergence"
+          ) : (
+            <>
+              first divergence at row <strong>{head.divergentAt}</strong>
+            </>
+          )}
+        </li>
       </ul>
       <AlignmentNote head={head} realign={realignWanted} pending={pending} onRealign={(on) => void setRealign(on)} />
       <div className="diff-layout">
@@ -139,7 +154,11 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
               Next difference
             </button>
           </div>
-          {rows.length === 0 ? <p className="muted">Neither run has a decision point (a model step or a tool call).</p> : <DiffRows rows={rows} at={at} onAt={onAt} divergentAt={head.divergentAt} />}
+          {rows.length === 0 ? (
+            <p className="muted">Neither run has a decision point (a model step or a tool call).</p>
+          ) : (
+            <DiffRows rows={rows} at={at} onAt={onAt} divergentAt={head.divergentAt} />
+          )}
           <p className="notice">←/→ move between rows, Home and End jump.</p>
         </section>
         <DiffDetail head={head} at={at} entry={rows.length === 0 ? undefined : entry} loading={loading} error={error} />

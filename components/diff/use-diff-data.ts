@@ -29,7 +29,7 @@ function entriesKey(source: DiffSource, page: number) {
 async function fetchEntries(source: DiffSource, page: number): Promise<DiffEntry[]> {
   const end = (page + 1) * DIFF_PAGE;
   const entries: DiffEntry[] = [];
-  for (let from: number | null = page * DIFF_PAGE; from !== null && from < end; ) {
+  for (let from: number | null = page * DIFF_PAGE; from !== null && from < end;) {
     const params: URLSearchParams = new URLSearchParams({ a: source.a, b: source.b, from: String(from), limit: String(end - from) });
     if (source.realign) params.set("realign", "1");
     const body: { entries: DiffEntry[]; nextFrom: number | null } = await getJson<{ entries: DiffEntry[]; nextFrom: number | null }>(`/api/diff/entries?${params.toString()}`);

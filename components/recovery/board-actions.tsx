@@ -49,7 +49,10 @@ export function DecisionButtons({ runId, by, onDone }: { runId: string; by: stri
   const action = useAction(onDone);
   const decide = (decision: "approve" | "deny") =>
     action.run(async () => {
-      const answer = await postJson<DecisionAnswer<"decision", ApprovalPayload>>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decision, ...(by.trim() ? { by: by.trim() } : {}) });
+      const answer = await postJson<DecisionAnswer<"decision", ApprovalPayload>>(`/api/runs/${encodeURIComponent(runId)}/decisions`, {
+        decision,
+        ...(by.trim() ? { by: by.trim() } : {}),
+      });
       const { approved, toolName, by: decidedBy } = answer.decision;
       return recorded(answer.runId, `${approved ? "approved" : "denied"} ${toolName} in ${answer.runId}`, decidedBy, answer.jobId);
     });
@@ -74,7 +77,10 @@ export function AnswerForm({ runId, by, onDone }: { runId: string; by: string; o
       onSubmit={(event) => {
         event.preventDefault();
         void action.run(async () => {
-          const answer = await postJson<DecisionAnswer<"answer", AnswerPayload>>(`/api/runs/${encodeURIComponent(runId)}/answers`, { text, ...(by.trim() ? { by: by.trim() } : {}) });
+          const answer = await postJson<DecisionAnswer<"answer", AnswerPayload>>(`/api/runs/${encodeURIComponent(runId)}/answers`, {
+            text,
+            ...(by.trim() ? { by: by.trim() } : {}),
+          });
           return recorded(answer.runId, `the answer "${answer.answer.text}" to ${answer.runId}`, answer.answer.by, answer.jobId);
         });
       }}
@@ -103,7 +109,7 @@ export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; 
         try {
           parsed = JSON.parse(result);
         } catch {
-          throw new Error("The result must be JSON, for example {\"receipt\": \"r-1\"}");
+          throw new Error('The result must be JSON, for example {"receipt": "r-1"}');
         }
       }
       const body = { outcome, ...(outcome === "succeeded" ? { result: parsed } : {}), ...(by.trim() ? { by: by.trim() } : {}) };

@@ -156,7 +156,10 @@ export function RecoveryBoard({ initial, includeImported, readOnly }: { initial:
         help={
           <>
             <p>A run is unfinished when it waits for an approval, an answer or a timer, is halted on an unknown outcome, or was cut off mid-drive.</p>
-            <p>Recovery re-drives them; a pause counts as recovered (the run waits again). A decision is journaled before the board answers, then the run resumes in a background job.</p>
+            <p>
+              Recovery re-drives them; a pause counts as recovered (the run waits again). A decision is journaled before the board answers, then the run resumes in a background
+              job.
+            </p>
           </>
         }
       >
@@ -181,11 +184,7 @@ export function RecoveryBoard({ initial, includeImported, readOnly }: { initial:
         </>
       ) : null}
       {error ? <p className="error-box">Could not refresh the list: {error.message}</p> : null}
-      {runs.length === 0 ? (
-        <p className="empty">Nothing to recover: every run is complete.</p>
-      ) : (
-        table(runs, "Unfinished runs")
-      )}
+      {runs.length === 0 ? <p className="empty">Nothing to recover: every run is complete.</p> : table(runs, "Unfinished runs")}
       <ImportedRuns view={view} includeImported={includeImported} table={table} />
     </>
   );

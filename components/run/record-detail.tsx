@@ -11,7 +11,19 @@ import { isKnownKind, type JournalRecord } from "@/lib/journal/types";
 import { PayloadViewer, RevealProvider } from "../payload-viewer";
 import { RecordBody } from "./record-kinds";
 
-export function RecordDetail({ record, entry, at, loading, error }: { record: JournalRecord | undefined; entry: OutlineEntry | undefined; at: number; loading: boolean; error: Error | null }) {
+export function RecordDetail({
+  record,
+  entry,
+  at,
+  loading,
+  error,
+}: {
+  record: JournalRecord | undefined;
+  entry: OutlineEntry | undefined;
+  at: number;
+  loading: boolean;
+  error: Error | null;
+}) {
   return (
     <section className="panel detail" aria-labelledby="detail-heading" data-testid="detail" data-seq={at} data-loaded={record ? "true" : "false"}>
       <h2 id="detail-heading" className="visually-hidden">

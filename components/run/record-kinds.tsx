@@ -71,10 +71,33 @@ function HeaderRecord({ record }: { record: JournalRecord }) {
       <Facts
         rows={[
           ["Agent", String(header.agent ?? "—")],
-          ["Model", <span className="mono" key="model">{String(header.model ?? "—")}</span>],
+          [
+            "Model",
+            <span className="mono" key="model">
+              {String(header.model ?? "—")}
+            </span>,
+          ],
           ["Tools", Array.isArray(header.tools) ? header.tools.join(", ") || "none" : "—"],
-          ...(typeof header.parentRunId === "string" ? [["Parent run", <Link key="parent" href={runHref(header.parentRunId)}>{header.parentRunId}</Link>] as [string, ReactNode]] : []),
-          ...(typeof header.replayOf === "string" ? [["Replay of", <Link key="replay" href={runHref(header.replayOf)}>{header.replayOf}</Link>] as [string, ReactNode]] : []),
+          ...(typeof header.parentRunId === "string"
+            ? [
+                [
+                  "Parent run",
+                  <Link key="parent" href={runHref(header.parentRunId)}>
+                    {header.parentRunId}
+                  </Link>,
+                ] as [string, ReactNode],
+              ]
+            : []),
+          ...(typeof header.replayOf === "string"
+            ? [
+                [
+                  "Replay of",
+                  <Link key="replay" href={runHref(header.replayOf)}>
+                    {header.replayOf}
+                  </Link>,
+                ] as [string, ReactNode],
+              ]
+            : []),
         ]}
       />
       {typeof header.system === "string" ? (
@@ -84,7 +107,11 @@ function HeaderRecord({ record }: { record: JournalRecord }) {
         </>
       ) : null}
       <h3>Input</h3>
-      {typeof header.input === "string" && !isRedacted(header.input) ? <div className="message-text">{header.input}</div> : <PayloadViewer value={header.input ?? null} label="Input" pointer="/input" />}
+      {typeof header.input === "string" && !isRedacted(header.input) ? (
+        <div className="message-text">{header.input}</div>
+      ) : (
+        <PayloadViewer value={header.input ?? null} label="Input" pointer="/input" />
+      )}
     </>
   );
 }
@@ -97,7 +124,12 @@ function ModelRecord({ record }: { record: JournalRecord }) {
       <h2>Model turn</h2>
       <Facts
         rows={[
-          ["Model", <span className="mono" key="model">{String(model.model ?? "—")}</span>],
+          [
+            "Model",
+            <span className="mono" key="model">
+              {String(model.model ?? "—")}
+            </span>,
+          ],
           ["Tokens", `${formatCount(model.usage?.inputTokens ?? 0)} in, ${formatCount(model.usage?.outputTokens ?? 0)} out`],
           ["Took", formatDuration(typeof model.durationMs === "number" ? model.durationMs : null)],
         ]}
@@ -114,7 +146,22 @@ function AttemptRecord({ record }: { record: JournalRecord }) {
     <>
       <h2>Tool call: {String(attempt.toolName ?? "?")}</h2>
       <p className="notice">Written before the tool ran: if no result follows, the outcome is unknown and a resume halts rather than run it twice.</p>
-      <Facts rows={[["Call id", <span className="mono" key="id">{String(attempt.toolCallId ?? "—")}</span>], ["Idempotency key", <span className="mono" key="key">{String(attempt.idempotencyKey ?? "—")}</span>]]} />
+      <Facts
+        rows={[
+          [
+            "Call id",
+            <span className="mono" key="id">
+              {String(attempt.toolCallId ?? "—")}
+            </span>,
+          ],
+          [
+            "Idempotency key",
+            <span className="mono" key="key">
+              {String(attempt.idempotencyKey ?? "—")}
+            </span>,
+          ],
+        ]}
+      />
       <h3>Arguments</h3>
       <PayloadViewer value={attempt.args ?? null} label="Arguments" pointer="/args" />
     </>
@@ -131,7 +178,17 @@ function ToolResultRecord({ record }: { record: JournalRecord }) {
       <h2>
         Tool result: {String(result.toolName ?? "?")} <span className={`status status-${failed ? "failed" : "complete"}`}>{failed ? "error" : "ok"}</span>
       </h2>
-      <Facts rows={[["Call id", <span className="mono" key="id">{String(result.toolCallId ?? "—")}</span>], ["Took", formatDuration(typeof result.durationMs === "number" ? result.durationMs : null)]]} />
+      <Facts
+        rows={[
+          [
+            "Call id",
+            <span className="mono" key="id">
+              {String(result.toolCallId ?? "—")}
+            </span>,
+          ],
+          ["Took", formatDuration(typeof result.durationMs === "number" ? result.durationMs : null)],
+        ]}
+      />
       <h3>Arguments</h3>
       <PayloadViewer value={result.args ?? null} label="Arguments" pointer="/args" />
       <h3>{failed ? "Error" : "Result"}</h3>
@@ -160,7 +217,13 @@ function ApprovalRecord({ record }: { record: JournalRecord }) {
       <h2>
         {approval.approved === true ? "Approved ✓" : "Denied ✗"}: {String(approval.toolName ?? "?")}
       </h2>
-      <Facts rows={[["By", String(approval.by ?? "—")], ["At", formatTime(typeof approval.at === "string" ? approval.at : null)], ["Reason", String(approval.reason ?? "—")]]} />
+      <Facts
+        rows={[
+          ["By", String(approval.by ?? "—")],
+          ["At", formatTime(typeof approval.at === "string" ? approval.at : null)],
+          ["Reason", String(approval.reason ?? "—")],
+        ]}
+      />
     </>
   );
 }

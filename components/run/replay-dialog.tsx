@@ -76,9 +76,21 @@ function useReplayJob(runId: string) {
   };
 
   const busy = sending || status === "queued" || status === "running" || status === "done";
-  const jobError = job.data && (job.data.status === "failed" || job.data.status === "interrupted") ? `The replay ${job.data.status === "failed" ? "failed" : "was interrupted"}: ${job.data.error ?? "no reason given"}` : null;
+  const jobError =
+    job.data && (job.data.status === "failed" || job.data.status === "interrupted")
+      ? `The replay ${job.data.status === "failed" ? "failed" : "was interrupted"}: ${job.data.error ?? "no reason given"}`
+      : null;
   const error = failure ?? jobError ?? (job.error ? `Cannot follow the replay: ${job.error.message}` : null);
-  const progress = status === "queued" ? "Queued…" : status === "running" ? "Replaying…" : status === "done" ? `Done: opening the diff with ${job.data?.newRunId ?? ""}…` : sending ? "Starting…" : "";
+  const progress =
+    status === "queued"
+      ? "Queued…"
+      : status === "running"
+        ? "Replaying…"
+        : status === "done"
+          ? `Done: opening the diff with ${job.data?.newRunId ?? ""}…`
+          : sending
+            ? "Starting…"
+            : "";
   return { start, reset, busy, error, progress };
 }
 
@@ -116,8 +128,7 @@ export function ReplayButton({ runId, models }: { runId: string; models: string[
               Recorded outputs (deterministic: no model is called)
             </label>
             <label className="choice">
-              <input type="radio" name="mode" value="model" checked={mode === "model"} onChange={() => setMode("model")} disabled={models.length === 0} />
-              A model from the registry
+              <input type="radio" name="mode" value="model" checked={mode === "model"} onChange={() => setMode("model")} disabled={models.length === 0} />A model from the registry
             </label>
             <label className="choice indent">
               Registry model{" "}

@@ -151,14 +151,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
           </section>
         )}
         {timeline ? (
-          <Flowchart
-            runId={runId}
-            nodes={timeline.nodes}
-            end={chartEnd(run.status)}
-            nodeIndex={summary?.nodeIndex ?? -1}
-            onStep={onAt}
-            onOpenRun={openRun}
-          />
+          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} />
         ) : (
           <section className="panel">
             <h2>Flowchart</h2>

@@ -31,7 +31,19 @@ function StepButton({ seq, onAt }: { seq: number; onAt: (at: number) => void }) 
   );
 }
 
-const ConversationRow = memo(function ConversationRow({ runId, seq, lastSeq, latest, onAt }: { runId: string; seq: number; lastSeq: number; latest: boolean; onAt: (at: number) => void }) {
+const ConversationRow = memo(function ConversationRow({
+  runId,
+  seq,
+  lastSeq,
+  latest,
+  onAt,
+}: {
+  runId: string;
+  seq: number;
+  lastSeq: number;
+  latest: boolean;
+  onAt: (at: number) => void;
+}) {
   const { record } = useRecord(runId, seq, lastSeq);
   const isSecret = useSecretKeys();
   const items = record ? conversationItems(record) : [];
@@ -141,7 +153,12 @@ export function StatePanel({ runId, timeline, summary, lastSeq, onAt }: { runId:
         row={(seq, index) => <ConversationRow runId={runId} seq={seq} lastSeq={lastSeq} latest={index === conversation - 1} onAt={onAt} />}
       />
       <h3>Tool results so far ({formatCount(results)}, newest first)</h3>
-      <StepList steps={timeline.toolResultSteps} count={results} label="Tool results so far" row={(seq) => <ToolResultRow runId={runId} seq={seq} lastSeq={lastSeq} onAt={onAt} />} />
+      <StepList
+        steps={timeline.toolResultSteps}
+        count={results}
+        label="Tool results so far"
+        row={(seq) => <ToolResultRow runId={runId} seq={seq} lastSeq={lastSeq} onAt={onAt} />}
+      />
     </section>
   );
 }

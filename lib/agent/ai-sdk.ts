@@ -5,13 +5,7 @@
  *   import { openai } from "@ai-sdk/openai";
  *   const model = fromAiSdk(openai("gpt-5"));
  */
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Message,
-  LanguageModelV3StreamPart,
-  LanguageModelV3ToolResultOutput,
-} from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message, LanguageModelV3StreamPart, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
 import { BacktrackError } from "../journal/errors";
 import type { AssistantMessage, Message, TextPart, ToolCallPart } from "./messages";
 import type { Model, ModelRequest, ModelStreamPart } from "./model";

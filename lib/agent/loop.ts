@@ -16,7 +16,19 @@ import type { JournalRecord, RecordKind } from "../journal/types";
 import { callContext, type CallHost } from "./call-context";
 import { InputMismatchError, MaxTurnsError } from "./errors";
 import type { AgentEvent } from "./events";
-import { addUsage, inputMessages, type AssistantMessage, textOf, toolCallsOf, ZERO_USAGE, type Message, type RunInput, type ToolCallPart, type ToolResultPart, type Usage } from "./messages";
+import {
+  addUsage,
+  inputMessages,
+  type AssistantMessage,
+  textOf,
+  toolCallsOf,
+  ZERO_USAGE,
+  type Message,
+  type RunInput,
+  type ToolCallPart,
+  type ToolResultPart,
+  type Usage,
+} from "./messages";
 import { readMemoryContext, type AgentMemory, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
 import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";

@@ -19,9 +19,7 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-export type ModelStreamPart =
-  | { type: "text-delta"; text: string }
-  | { type: "finish"; message: AssistantMessage; usage: Usage };
+export type ModelStreamPart = { type: "text-delta"; text: string } | { type: "finish"; message: AssistantMessage; usage: Usage };
 
 export interface Model {
   /** A stable name: `demo/v1`, `openai:gpt-5`, `recorded:<run>`. */
@@ -30,11 +28,7 @@ export interface Model {
 }
 
 /** Streams a model call to the end, passing each delta on; returns the finish part. */
-export async function collect(
-  model: Model,
-  request: ModelRequest,
-  onDelta?: (text: string) => void,
-): Promise<{ message: AssistantMessage; usage: Usage }> {
+export async function collect(model: Model, request: ModelRequest, onDelta?: (text: string) => void): Promise<{ message: AssistantMessage; usage: Usage }> {
   for await (const part of model.stream(request)) {
     if (part.type === "text-delta") onDelta?.(part.text);
     else return { message: part.message, usage: part.usage };

@@ -107,7 +107,19 @@ async function compensate(host: SagaHost, definition: AnyTool, call: string, pay
   const idempotencyKey = stableHash({ runId: host.runId, compensate: call, args: payload.args });
   let outcome: CompensationOutcome;
   try {
-    await definition.compensate?.(payload.args, payload.result, callContext(host, { name, toolCallId: payload.toolCallId, idempotencyKey, childRunIds: [], toolName: definition.name, args: payload.args, retrySafe: definition.safety?.idempotencyKey === true }));
+    await definition.compensate?.(
+      payload.args,
+      payload.result,
+      callContext(host, {
+        name,
+        toolCallId: payload.toolCallId,
+        idempotencyKey,
+        childRunIds: [],
+        toolName: definition.name,
+        args: payload.args,
+        retrySafe: definition.safety?.idempotencyKey === true,
+      }),
+    );
     outcome = { call, toolName: definition.name, ok: true };
   } catch (error) {
     if (isPause(error)) throw error;

@@ -25,9 +25,7 @@ export interface ScriptedOptions {
 
 export function scriptedModel(id: string, script: Script | ScriptedReply[], options: ScriptedOptions = {}): Model {
   const chunkSize = options.chunkSize ?? 24;
-  const reply: Script = Array.isArray(script)
-    ? (_request, turn) => script[turn] ?? { text: "(the script has no more turns)" }
-    : script;
+  const reply: Script = Array.isArray(script) ? (_request, turn) => script[turn] ?? { text: "(the script has no more turns)" } : script;
   const slug = id.replace(/[^A-Za-z0-9]+/g, "-");
   return {
     id,

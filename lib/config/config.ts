@@ -36,9 +36,7 @@ const objectOrFunction = (value: unknown) => callable(value) || (typeof value ==
 
 const configSchema = z.object({
   models: z.record(z.string().min(1), z.custom<ConfigModel>(objectOrFunction, "a model: a Backtrack Model, an AI SDK model or a function returning one")).optional(),
-  agents: z
-    .array(z.object({ name: z.string().min(1), create: z.custom<AgentEntry["create"]>(callable, "create(store, model) must be a function") }).loose())
-    .optional(),
+  agents: z.array(z.object({ name: z.string().min(1), create: z.custom<AgentEntry["create"]>(callable, "create(store, model) must be a function") }).loose()).optional(),
 });
 
 function isBacktrackModel(value: unknown): value is Model {

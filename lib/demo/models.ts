@@ -79,9 +79,5 @@ export function addDemoScript(script: DemoScript): void {
 }
 
 export function demoModel(version: DemoVersion = "v1", options: ScriptedOptions = {}) {
-  return scriptedModel(
-    `demo/${version}`,
-    (request, turn) => (scripts.find((script) => script.matches(request)) ?? fallback).reply(request, turn, version),
-    options,
-  );
+  return scriptedModel(`demo/${version}`, (request, turn) => (scripts.find((script) => script.matches(request)) ?? fallback).reply(request, turn, version), options);
 }

@@ -7,19 +7,21 @@ import { demoModel } from "./models";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent } from "./recovery-agents";
 
 export function demoRegistry(): Registry {
-  return new Registry()
-    .registerModel({ name: "demo/v1", description: "the demo's scripted model", create: () => demoModel("v1") })
-    .registerModel({ name: "demo/v2", description: "a changed scripted model: charges order 123 $5000", create: () => demoModel("v2") })
-    .registerAgent({ name: "billing", create: billingAgent })
-    .registerAgent({ name: "reporter", create: reporterAgent })
-    .registerAgent({ name: "planner", create: plannerAgent })
-    .registerAgent({ name: "researcher", create: researcherAgent })
-    .registerAgent({ name: "auditor", create: auditorAgent })
-    .registerAgent({ name: "support", create: supportAgent })
-    .registerAgent({ name: "scheduler", create: schedulerAgent })
-    .registerAgent({ name: "concierge", create: conciergeAgent })
-    .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) })
-    .registerAgent({ name: "assistant", create: assistantAgent })
-    // `backtrack demo --live`: registered so that its run can be recovered after its process dies.
-    .registerAgent({ name: "live-auditor", create: (store) => liveAgent(store) });
+  return (
+    new Registry()
+      .registerModel({ name: "demo/v1", description: "the demo's scripted model", create: () => demoModel("v1") })
+      .registerModel({ name: "demo/v2", description: "a changed scripted model: charges order 123 $5000", create: () => demoModel("v2") })
+      .registerAgent({ name: "billing", create: billingAgent })
+      .registerAgent({ name: "reporter", create: reporterAgent })
+      .registerAgent({ name: "planner", create: plannerAgent })
+      .registerAgent({ name: "researcher", create: researcherAgent })
+      .registerAgent({ name: "auditor", create: auditorAgent })
+      .registerAgent({ name: "support", create: supportAgent })
+      .registerAgent({ name: "scheduler", create: schedulerAgent })
+      .registerAgent({ name: "concierge", create: conciergeAgent })
+      .registerAgent({ name: "payouts", create: (store, model) => payoutsAgent(store, model) })
+      .registerAgent({ name: "assistant", create: assistantAgent })
+      // `backtrack demo --live`: registered so that its run can be recovered after its process dies.
+      .registerAgent({ name: "live-auditor", create: (store) => liveAgent(store) })
+  );
 }

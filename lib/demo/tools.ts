@@ -23,9 +23,7 @@ export const buildReport = tool({
   description: "Build the ledger report of a month (YYYY-MM).",
   input: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) }),
   execute: async ({ month }, ctx) => {
-    const entries = await ctx.step("fetch-ledger", () =>
-      Array.from({ length: 12 }, (_, index) => ({ id: `${month}-${index + 1}`, amount: 40 + ((index * 37) % 90) })),
-    );
+    const entries = await ctx.step("fetch-ledger", () => Array.from({ length: 12 }, (_, index) => ({ id: `${month}-${index + 1}`, amount: 40 + ((index * 37) % 90) })));
     const total = await ctx.step("sum-ledger", () => entries.reduce((sum, entry) => sum + entry.amount, 0));
     return { month, entries: entries.length, total };
   },

@@ -59,8 +59,7 @@ export function windowHolds(window: FlowWindow, cursor: number): boolean {
 }
 
 export type ChartItem =
-  | { type: "node"; index: number; node: FlowNode }
-  | { type: "gap"; id: string; count: number; firstIndex: number; lastIndex: number; fromSeq: number; toSeq: number };
+  { type: "node"; index: number; node: FlowNode } | { type: "gap"; id: string; count: number; firstIndex: number; lastIndex: number; fromSeq: number; toSeq: number };
 
 function gapId(firstIndex: number, lastIndex: number): string {
   return `gap${firstIndex}t${lastIndex}`;
@@ -149,7 +148,8 @@ export function chartSource(items: readonly ChartItem[], options: ChartOptions):
         lines.push(`  c${index}k${k}[["sub-agent run: ${escapeLabel(cut(childRunId, maxLabel))}"]]`, `  class c${index}k${k} child`, `  ${id} -.-> c${index}k${k}`);
       });
       const more = node.childRunIds.length - shown.length;
-      if (more > 0) lines.push(`  c${index}k${shown.length}[["… ${more} more sub-agent runs"]]`, `  class c${index}k${shown.length} child`, `  ${id} -.-> c${index}k${shown.length}`);
+      if (more > 0)
+        lines.push(`  c${index}k${shown.length}[["… ${more} more sub-agent runs"]]`, `  class c${index}k${shown.length} child`, `  ${id} -.-> c${index}k${shown.length}`);
       drawn += shown.length + (more > 0 ? 1 : 0);
     }
     previous = id;

@@ -77,7 +77,12 @@ const SLICE = 5_000;
  * diffRecords, giving way between slices of work (`pause`, for example a macrotask): a server that
  * diffs two 200,000-record runs keeps answering its other requests meanwhile. The same RunDiff.
  */
-export async function diffRecordsInSlices(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions, pause: () => Promise<void>): Promise<RunDiff> {
+export async function diffRecordsInSlices(
+  historyA: readonly JournalRecord[],
+  historyB: readonly JournalRecord[],
+  options: DiffOptions,
+  pause: () => Promise<void>,
+): Promise<RunDiff> {
   if (options.realign) return diffRecords(historyA, historyB, options);
   const pointsA = pointsOf(historyA);
   await pause();
@@ -96,7 +101,15 @@ export async function diffRecordsInSlices(historyA: readonly JournalRecord[], hi
   return assemble(historyA, historyB, options, pointsA.length, pointsB.length, steps, undefined);
 }
 
-function assemble(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions, pointsA: number, pointsB: number, steps: DiffEntry[], realign: RealignInfo | undefined): RunDiff {
+function assemble(
+  historyA: readonly JournalRecord[],
+  historyB: readonly JournalRecord[],
+  options: DiffOptions,
+  pointsA: number,
+  pointsB: number,
+  steps: DiffEntry[],
+  realign: RealignInfo | undefined,
+): RunDiff {
   const { summary, divergentAt } = summarise(steps);
   return {
     a: options.a ?? historyA[0]?.runId ?? "",

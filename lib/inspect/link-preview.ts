@@ -99,7 +99,12 @@ function plural(count: number, word: string): string {
 /** "order-123 · complete · billing": the status (with a pause's reason) and the run's counts. */
 export function runPreview(run: RunSummary): LinkPreview {
   const status = run.status === "paused" && run.pause ? `paused (${run.pause.reason})` : run.status;
-  const counted = [plural(run.recordCount, "record"), plural(run.modelTurns, "model turn"), plural(run.toolCalls, "tool call"), plural(run.inputTokens + run.outputTokens, "token")];
+  const counted = [
+    plural(run.recordCount, "record"),
+    plural(run.modelTurns, "model turn"),
+    plural(run.toolCalls, "tool call"),
+    plural(run.inputTokens + run.outputTokens, "token"),
+  ];
   return {
     title: `${run.runId} · ${status} · Backtrack`,
     description: `Run ${run.runId}${run.agent ? ` (agent ${run.agent})` : ""}: ${status}, ${counted.join(", ")}.`,
@@ -112,7 +117,14 @@ export function recoveryPreview(waiting: ReadonlyArray<{ waiting: { kind: string
   if (waiting.length === 0) return { title, description: "Nothing to recover: every run is complete." };
   const byKind = new Map<string, number>();
   for (const entry of waiting) byKind.set(entry.waiting.kind, (byKind.get(entry.waiting.kind) ?? 0) + 1);
-  const words: Record<string, string> = { approval: "waiting for approval", interrupt: "waiting for an answer", sleep: "asleep", halt: "halted on an unknown outcome", running: "cut off mid-drive", failed: "failed" };
+  const words: Record<string, string> = {
+    approval: "waiting for approval",
+    interrupt: "waiting for an answer",
+    sleep: "asleep",
+    halt: "halted on an unknown outcome",
+    running: "cut off mid-drive",
+    failed: "failed",
+  };
   const parts = [...byKind].map(([kind, count]) => `${count} ${words[kind] ?? kind}`);
   return { title, description: `${plural(waiting.length, "unfinished run")}: ${parts.join(", ")}.` };
 }

@@ -112,9 +112,12 @@ export function maskSecretText(text: string, options: RedactOptions = {}): strin
   if (text.length < 8) return text;
   let masked = text;
   if (masked.includes("://")) masked = masked.replace(USER_INFO, (_all, head: string, secret: string, at: string) => `${head}${marker(secret)}${at}`);
-  if (masked.includes("=")) masked = masked.replace(PARAMETER, (all, name: string, value: string) => (isSecret(name) && !value.startsWith(REDACTED) ? `${name}=${marker(value)}` : all));
+  if (masked.includes("="))
+    masked = masked.replace(PARAMETER, (all, name: string, value: string) => (isSecret(name) && !value.startsWith(REDACTED) ? `${name}=${marker(value)}` : all));
   if (masked.includes('"')) {
-    masked = masked.replace(JSON_MEMBER, (all, name: string, colon: string, value: string) => (isSecret(name) && value.length > 0 && !value.startsWith(REDACTED) ? `"${name}"${colon}"${marker(value)}"` : all));
+    masked = masked.replace(JSON_MEMBER, (all, name: string, colon: string, value: string) =>
+      isSecret(name) && value.length > 0 && !value.startsWith(REDACTED) ? `"${name}"${colon}"${marker(value)}"` : all,
+    );
   }
   masked = masked.replace(AUTH_SCHEME, (all, scheme: string, space: string, token: string) => (looksLikeCredential(token) ? `${scheme}${space}${marker(token)}` : all));
   for (const { pattern, keep } of PROVIDER_KEYS) {

@@ -52,7 +52,12 @@ function childRunIdsThrough(timeline: Timeline, at: number): string[] {
  * The state at `at`. `records`: the window's conversation records, any order, each one of
  * windowSteps' (the caller chose how many fit); `record`: the record at the step.
  */
-export function stateWindow(timeline: Timeline, at: number, run: RunFacts | null, input: { record: JournalRecord | undefined; records: readonly JournalRecord[]; before: number }): StateWindow {
+export function stateWindow(
+  timeline: Timeline,
+  at: number,
+  run: RunFacts | null,
+  input: { record: JournalRecord | undefined; records: readonly JournalRecord[]; before: number },
+): StateWindow {
   const summary = summaryAt(timeline, at, run);
   const records = [...input.records].sort((left, right) => left.seq - right.seq);
   const from = records[0]?.seq ?? null;

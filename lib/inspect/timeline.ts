@@ -197,7 +197,13 @@ export function conversationItems(record: JournalRecord): ConversationItem[] {
     else if (Array.isArray(input)) {
       for (const message of input) {
         const item = object(message);
-        if (typeof item.content === "string") items.push({ seq: record.seq, role: item.role === "assistant" ? "assistant" : "user", text: item.content, ...(item.role === "assistant" ? { toolCalls: [] } : {}) } as ConversationItem);
+        if (typeof item.content === "string")
+          items.push({
+            seq: record.seq,
+            role: item.role === "assistant" ? "assistant" : "user",
+            text: item.content,
+            ...(item.role === "assistant" ? { toolCalls: [] } : {}),
+          } as ConversationItem);
       }
     }
     return items;

@@ -59,7 +59,15 @@ export function jobHandlers(store: Journal, registry: Registry, options: { waker
   return {
     [REPLAY_JOB]: async (input, { signal }): Promise<ReplayJobOutput> => {
       const request = input as ReplayJobInput;
-      const replayed = await replayRun({ journal: store, registry, runId: request.runId, model: request.model, stripMemoryContext: request.stripMemoryContext, newRunId: request.newRunId, signal });
+      const replayed = await replayRun({
+        journal: store,
+        registry,
+        runId: request.runId,
+        model: request.model,
+        stripMemoryContext: request.stripMemoryContext,
+        newRunId: request.newRunId,
+        signal,
+      });
       const diff = await diffRuns(store, request.runId, replayed.newRunId);
       return { newRunId: replayed.newRunId, model: replayed.model, paused: replayed.pause?.message ?? null, diff: { divergentAt: diff.divergentAt, summary: { ...diff.summary } } };
     },

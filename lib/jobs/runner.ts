@@ -43,7 +43,10 @@ interface JobRunnerOptions {
 const JOBS_CHANNEL = "backtrack_jobs";
 
 class JobTimeoutError extends BacktrackError {
-  constructor(readonly jobId: string, readonly timeoutMs: number) {
+  constructor(
+    readonly jobId: string,
+    readonly timeoutMs: number,
+  ) {
     super("job_timeout", `job ${jobId} ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
   }
 }

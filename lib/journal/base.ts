@@ -11,17 +11,7 @@
 import { BadInputError, PayloadTooLargeError } from "./errors";
 import type { FaultPlan } from "./faults";
 import type { DeleteResult, DoOptions, ImportBatch, Journal } from "./ports";
-import type {
-  AppendResult,
-  HistoryOptions,
-  JournalNotification,
-  JournalRecord,
-  NewRecord,
-  RunPage,
-  RunQuery,
-  RunStatusPatch,
-  RunSummary,
-} from "./types";
+import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 1024 * 1024;
 /** The longest id the journal and the sessions accept (run ids, session, app and user ids, authors). */

@@ -78,10 +78,7 @@ export class PayloadTooLargeError extends BacktrackError {
     readonly bytes: number,
     readonly limitBytes: number,
   ) {
-    super(
-      "payload_too_large",
-      `record "${recordName}" of run "${runId}" is ${bytes} bytes, over the ${limitBytes}-byte limit; nothing was written`,
-    );
+    super("payload_too_large", `record "${recordName}" of run "${runId}" is ${bytes} bytes, over the ${limitBytes}-byte limit; nothing was written`);
   }
 }
 
@@ -115,7 +112,10 @@ export class ImportTooLargeError extends BacktrackError {
     readonly bytes: number,
     readonly limitBytes: number,
   ) {
-    super("import_too_large", `the import is ${bytes} bytes, over the ${limitBytes}-byte (${limitBytes / 1024 / 1024} MiB) limit of the HTTP API; nothing was imported (backtrack import reads files of any size)`);
+    super(
+      "import_too_large",
+      `the import is ${bytes} bytes, over the ${limitBytes}-byte (${limitBytes / 1024 / 1024} MiB) limit of the HTTP API; nothing was imported (backtrack import reads files of any size)`,
+    );
   }
 }
 

@@ -9,17 +9,7 @@ import { MemLeases } from "./mem-leases";
 import { RunExistsError, RunNotFoundError } from "./errors";
 import type { DeleteResult, ImportBatch, ImportedRun, Leaser, Lister, StagedRecord, UnfinishedQuery, UnfinishedRun } from "./ports";
 import { summaryDelta } from "./summary";
-import type {
-  AppendResult,
-  HistoryOptions,
-  JournalNotification,
-  JournalRecord,
-  NewRecord,
-  RunPage,
-  RunQuery,
-  RunStatusPatch,
-  RunSummary,
-} from "./types";
+import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
 interface MemRun {
   summary: RunSummary;
@@ -110,12 +100,8 @@ export class MemStore extends JournalBase implements Lister, Leaser {
           (query.status === undefined || run.status === query.status) &&
           (query.agent === undefined || run.agent === query.agent) &&
           (query.parentRunId === undefined || run.parentRunId === query.parentRunId) &&
-          (search === undefined ||
-            run.runId.toLowerCase().includes(search) ||
-            (run.inputText ?? "").toLowerCase().includes(search)) &&
-          (after === undefined ||
-            run.startedAt < after.startedAt ||
-            (run.startedAt === after.startedAt && run.runId < after.runId)),
+          (search === undefined || run.runId.toLowerCase().includes(search) || (run.inputText ?? "").toLowerCase().includes(search)) &&
+          (after === undefined || run.startedAt < after.startedAt || (run.startedAt === after.startedAt && run.runId < after.runId)),
       )
       .sort((a, b) => (a.startedAt === b.startedAt ? cmp(b.runId, a.runId) : cmp(b.startedAt, a.startedAt)));
     const page = matching.slice(0, limit);

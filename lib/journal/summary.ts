@@ -29,11 +29,7 @@ const MAX_INPUT_TEXT = 500;
 function text(value: unknown): string | null {
   if (typeof value === "string") return value.slice(0, MAX_INPUT_TEXT);
   if (Array.isArray(value)) {
-    const parts = value.map((item) =>
-      typeof item === "object" && item !== null && "content" in item && typeof item.content === "string"
-        ? item.content
-        : "",
-    );
+    const parts = value.map((item) => (typeof item === "object" && item !== null && "content" in item && typeof item.content === "string" ? item.content : ""));
     return parts.join("\n").slice(0, MAX_INPUT_TEXT);
   }
   return null;

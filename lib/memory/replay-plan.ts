@@ -89,7 +89,9 @@ export async function planMemory(journal: Journal, runId: string, header: Header
     workingMemoryRetained: workingMemoryChars > 0,
     message:
       `kept the turn's own ${own.length} message(s), dropped ${dropped} composed by memory` +
-      (workingMemoryChars > 0 ? `; the system text was replayed as recorded and still holds ${workingMemoryChars} characters of working memory` : "; the system text was replayed as recorded (no working memory in it)"),
+      (workingMemoryChars > 0
+        ? `; the system text was replayed as recorded and still holds ${workingMemoryChars} characters of working memory`
+        : "; the system text was replayed as recorded (no working memory in it)"),
   };
   // The input keeps its recorded form (a string stays a string) when nothing of it was dropped.
   const input = canonicalJson(own) === canonicalJson(inputMessages(header.input)) ? header.input : own;

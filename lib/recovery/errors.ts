@@ -30,11 +30,9 @@ export class RecoveryError extends BacktrackError {
   constructor(readonly failures: RunFailure[]) {
     const first = failures[0];
     const firstText = first ? `${first.runId}: ${first.error instanceof Error ? first.error.message : String(first.error)}` : "";
-    super(
-      "recovery_failed",
-      `${failures.length} run${failures.length === 1 ? "" : "s"} failed to recover (${firstText}${failures.length > 1 ? "; …" : ""})`,
-      { cause: new AggregateError(failures.map((failure) => failure.error)) },
-    );
+    super("recovery_failed", `${failures.length} run${failures.length === 1 ? "" : "s"} failed to recover (${firstText}${failures.length > 1 ? "; …" : ""})`, {
+      cause: new AggregateError(failures.map((failure) => failure.error)),
+    });
   }
 }
 
@@ -48,10 +46,7 @@ export class NotWaitingError extends BacktrackError {
     readonly status: RunStatus,
     readonly waitingFor: string | null,
   ) {
-    super(
-      "not_waiting",
-      `run "${runId}" is not waiting for ${WAITED_FOR[expected]} (it is ${status}${waitingFor ? `, waiting for ${waitingFor}` : ""})`,
-    );
+    super("not_waiting", `run "${runId}" is not waiting for ${WAITED_FOR[expected]} (it is ${status}${waitingFor ? `, waiting for ${waitingFor}` : ""})`);
   }
 }
 

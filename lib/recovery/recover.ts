@@ -91,7 +91,7 @@ export async function isComplete(store: Durable, runId: string): Promise<boolean
 export async function unfinished(store: Durable): Promise<UnfinishedRun[]> {
   if (!isLister(store)) throw new ConfigError("recover needs a store that can enumerate its runs (a Lister, such as MemStore or PostgresStore)");
   const all: UnfinishedRun[] = [];
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const page = await store.unfinishedRuns({ after, limit: PAGE });
     all.push(...page);
     if (page.length < PAGE) return all;
@@ -109,7 +109,8 @@ export async function recover(store: Durable, resume: Resume, options: RecoverOp
   const roots: UnfinishedRun[] = [];
   for (const run of listed) {
     if (options.select && !options.select(run)) continue;
-    if (run.parentRunId === null && options.waiting === "skip" && stillWaiting(run, byId)) done.push(report(options, { run: { runId: run.runId, outcome: "waiting", ...(run.pause ? { pause: run.pause } : {}) } }));
+    if (run.parentRunId === null && options.waiting === "skip" && stillWaiting(run, byId))
+      done.push(report(options, { run: { runId: run.runId, outcome: "waiting", ...(run.pause ? { pause: run.pause } : {}) } }));
     else if (run.parentRunId === null) roots.push(run);
     else if (!open.has(run.parentRunId)) done.push(report(options, { run: { runId: run.runId, outcome: "skipped" } }));
     // A sub-agent run whose parent is unfinished is driven by the parent's drive.

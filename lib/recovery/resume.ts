@@ -15,7 +15,11 @@ export interface RegistryResumeOptions {
   waker?: Waker;
 }
 
-export function registryResume(registry: Registry, store: Journal, options: RegistryResumeOptions = {}): Resume & ((runId: string, context?: { signal?: AbortSignal }) => Promise<RunResult>) {
+export function registryResume(
+  registry: Registry,
+  store: Journal,
+  options: RegistryResumeOptions = {},
+): Resume & ((runId: string, context?: { signal?: AbortSignal }) => Promise<RunResult>) {
   return async (runId, context = {}) => {
     const header = await store.record(runId, RUN_START);
     if (!header) throw new NoRecordedInputError(runId, "resume");

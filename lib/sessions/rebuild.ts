@@ -38,11 +38,7 @@ export function rebuild(stored: StoredSession): Rebuilt {
   const session = pickScope(replayState(stored.initialState, stored.events), "session");
   const app = replayShared(stored.app);
   const user = replayShared(stored.user);
-  const differences = [
-    ...compare("session", stored.snapshot, session),
-    ...compare("app", stored.app.snapshot ?? {}, app),
-    ...compare("user", stored.user.snapshot ?? {}, user),
-  ];
+  const differences = [...compare("session", stored.snapshot, session), ...compare("app", stored.app.snapshot ?? {}, app), ...compare("user", stored.user.snapshot ?? {}, user)];
   const sharedLogGaps: RebuildCheck["sharedLogGaps"] = [];
   for (const scope of ["app", "user"] as const) {
     const log = stored[scope];

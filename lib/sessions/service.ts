@@ -35,18 +35,7 @@ import {
 } from "./sql";
 import { persistedDelta, splitDelta } from "./state";
 import { replayState } from "./timeline";
-import type {
-  AppendEventResult,
-  CreateSessionInput,
-  EventQuery,
-  NewSessionEvent,
-  SessionEvent,
-  SessionQuery,
-  SessionRef,
-  SessionSummary,
-  State,
-  StateDelta,
-} from "./types";
+import type { AppendEventResult, CreateSessionInput, EventQuery, NewSessionEvent, SessionEvent, SessionQuery, SessionRef, SessionSummary, State, StateDelta } from "./types";
 import { checkCreate, checkEvent, checkId, checkIndex, type CheckedEvent } from "./validate";
 
 const DEFAULT_LIST_LIMIT = 100;

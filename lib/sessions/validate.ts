@@ -44,16 +44,14 @@ const jsonSchema = z.custom<JsonValue>((value) => isJson(value), "must be a JSON
 const NUL_ESCAPE = /(^|[^\\])(\\\\)*\\u0000/;
 const deltaSchema = z.record(keySchema, jsonSchema).refine((delta) => !NUL_ESCAPE.test(JSON.stringify(delta)), "values must not contain NUL characters");
 
-const timestampSchema = z
-  .union([z.string(), z.number(), z.date()])
-  .transform((value, context) => {
-    const date = value instanceof Date ? value : new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      context.addIssue({ code: "custom", message: "must be an ISO 8601 date, epoch milliseconds or a Date" });
-      return z.NEVER;
-    }
-    return date.toISOString();
-  });
+const timestampSchema = z.union([z.string(), z.number(), z.date()]).transform((value, context) => {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    context.addIssue({ code: "custom", message: "must be an ISO 8601 date, epoch milliseconds or a Date" });
+    return z.NEVER;
+  }
+  return date.toISOString();
+});
 
 const eventSchema = z
   .object({

@@ -121,9 +121,7 @@ export async function openReadOnlyCopy(folder: string, why: unknown): Promise<PG
 
 /** Why a command that writes cannot use a folder it cannot write. */
 export function readOnlyRefusal(folder: string, why: unknown): EmbeddedFolderError {
-  return new EmbeddedFolderError(
-    folder,
-    `it cannot be written (${describeErrno(why)}); commands that only read (runs, show, events, mermaid) can use it, this one cannot`,
-    { cause: why },
-  );
+  return new EmbeddedFolderError(folder, `it cannot be written (${describeErrno(why)}); commands that only read (runs, show, events, mermaid) can use it, this one cannot`, {
+    cause: why,
+  });
 }

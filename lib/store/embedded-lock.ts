@@ -48,10 +48,7 @@ export function publishLock(folder: string, info: OwnerInfo): void {
   renameSync(temporary, lockPath(folder));
 }
 
-export type LockState =
-  | { state: "held"; info: OwnerInfo }
-  | { state: "unreadable"; ageMs: number }
-  | { state: "absent" };
+export type LockState = { state: "held"; info: OwnerInfo } | { state: "unreadable"; ageMs: number } | { state: "absent" };
 
 export function readLock(folder: string): LockState {
   let text: string;
@@ -84,8 +81,7 @@ export function processAlive(pid: number): boolean {
 /** Removes a lock whose owner is gone, unless it changed since it was judged stale. */
 export function removeStaleLock(folder: string, judged: OwnerInfo | null): void {
   const now = readLock(folder);
-  const same =
-    judged === null ? now.state === "unreadable" : now.state === "held" && now.info.token === judged.token;
+  const same = judged === null ? now.state === "unreadable" : now.state === "held" && now.info.token === judged.token;
   if (!same) return;
   try {
     unlinkSync(lockPath(folder));

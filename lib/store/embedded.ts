@@ -133,9 +133,7 @@ async function becomeOwner(folder: string, lock: OwnerInfo): Promise<SqlClient> 
     // Never cache a failed start: the next open tries again.
     registry().delete(folder);
     releaseLock(folder, lock.token);
-    throw error instanceof Error && !isBacktrackError(error)
-      ? new EmbeddedFolderError(folder, `PGlite could not open it: ${error.message}`, { cause: error })
-      : error;
+    throw error instanceof Error && !isBacktrackError(error) ? new EmbeddedFolderError(folder, `PGlite could not open it: ${error.message}`, { cause: error }) : error;
   }
 }
 

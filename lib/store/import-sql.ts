@@ -133,7 +133,9 @@ async function commitError(client: SqlClient, runs: readonly ImportedRun[], erro
   if (code === DIVISION_BY_ZERO) return new ImportInterruptedError({ cause: error });
   if (code !== UNIQUE_VIOLATION) return error;
   const ids = runs.map((run) => run.runId);
-  const rows = await client.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE run_id IN (SELECT json_array_elements_text($1::text::json)) ORDER BY run_id LIMIT 1`, [JSON.stringify(ids)]);
+  const rows = await client.query<{ run_id: string }>(`SELECT run_id FROM runs WHERE run_id IN (SELECT json_array_elements_text($1::text::json)) ORDER BY run_id LIMIT 1`, [
+    JSON.stringify(ids),
+  ]);
   return new RunExistsError(rows[0]?.run_id ?? ids[0] ?? "");
 }
 

@@ -116,11 +116,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
   }
 
   protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {
-    const rows = await this.client.query<RecordRow>(
-      `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND name = $2::text`,
-      [runId, name],
-      { prepare: true },
-    );
+    const rows = await this.client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND name = $2::text`, [runId, name], { prepare: true });
     return rows[0] && toRecord(runId, rows[0]);
   }
 

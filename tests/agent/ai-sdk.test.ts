@@ -47,7 +47,10 @@ describe("fromAiSdk", () => {
     expect((await store.history("w-1"))[0]?.payload).toMatchObject({ model: "mock:gpt-test" });
     const second = mock.doStreamCalls[1];
     expect(second?.prompt[0]).toEqual({ role: "system", content: "Be brief." });
-    expect(second?.prompt.at(-1)).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "weather", output: { type: "json", value: { city: "Lisbon", sky: "sunny", celsius: 24 } } }] });
+    expect(second?.prompt.at(-1)).toMatchObject({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "call_1", toolName: "weather", output: { type: "json", value: { city: "Lisbon", sky: "sunny", celsius: 24 } } }],
+    });
     expect(second?.tools?.[0]).toMatchObject({ type: "function", name: "weather", inputSchema: { type: "object", properties: { city: { type: "string" } } } });
   });
 
@@ -56,7 +59,10 @@ describe("fromAiSdk", () => {
     await expect(new Agent({ model: failing, store: new MemStore() }).run("e-1", "hi")).rejects.toThrow(ModelCallError);
     const malformed = fromAiSdk(
       new MockLanguageModelV3({
-        doStream: streamOf([{ type: "tool-call", toolCallId: "c", toolName: "x", input: "{not json" }, { type: "finish", usage: usage(1, 1), finishReason: { unified: "stop", raw: undefined } }] as LanguageModelV3StreamPart[]),
+        doStream: streamOf([
+          { type: "tool-call", toolCallId: "c", toolName: "x", input: "{not json" },
+          { type: "finish", usage: usage(1, 1), finishReason: { unified: "stop", raw: undefined } },
+        ] as LanguageModelV3StreamPart[]),
       }),
     );
     await expect(new Agent({ model: malformed, store: new MemStore() }).run("e-2", "hi")).rejects.toMatchObject({ code: "model_call" });

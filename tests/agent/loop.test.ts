@@ -106,11 +106,18 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
         runId,
         name: "turn:0",
         kind: "model",
-        payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "send", args: { to: "ada" } }] }, usage: { inputTokens: 1, outputTokens: 1 }, model: "halting", durationMs: 1 },
+        payload: {
+          message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "send", args: { to: "ada" } }] },
+          usage: { inputTokens: 1, outputTokens: 1 },
+          model: "halting",
+          durationMs: 1,
+        },
       });
       await store.append({ runId, name: "turn:0:call:0:attempt", kind: "attempt", payload: { toolCallId: "c1", toolName: "send", args: { to: "ada" }, idempotencyKey: "k" } });
     }
-    const halted = await make(false).run("halt-1").catch((error: unknown) => error);
+    const halted = await make(false)
+      .run("halt-1")
+      .catch((error: unknown) => error);
     expect(halted).toBeInstanceOf(ResumeHalt);
     expect(isPause(halted)).toBe(true);
     expect(send.calls.length).toBe(0);
@@ -121,7 +128,15 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
       name: "mailer",
       store,
       model: model(),
-      tools: [tool({ name: "send", description: "send", input: z.object({ to: z.string() }), safety: { idempotencyKey: true }, execute: (args, ctx) => (keys.push(ctx.idempotencyKey), send.fn(args)) })],
+      tools: [
+        tool({
+          name: "send",
+          description: "send",
+          input: z.object({ to: z.string() }),
+          safety: { idempotencyKey: true },
+          execute: (args, ctx) => (keys.push(ctx.idempotencyKey), send.fn(args)),
+        }),
+      ],
     });
     expect((await retrying.runResult("halt-2")).text).toBe("sent");
     expect(send.calls.length).toBe(1);
@@ -151,7 +166,14 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
       name: "strict",
       store,
       model: scriptedModel("strict", (request, turn) =>
-        turn === 0 ? { toolCalls: [{ name: "typed", args: { amount: "lots" } }, { name: "nope", args: {} }] } : { text: "gave up" },
+        turn === 0
+          ? {
+              toolCalls: [
+                { name: "typed", args: { amount: "lots" } },
+                { name: "nope", args: {} },
+              ],
+            }
+          : { text: "gave up" },
       ),
       tools: [tool({ name: "typed", description: "typed", input: z.object({ amount: z.number() }), execute: execute.fn })],
     });
@@ -172,9 +194,7 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
     })();
     const result = history.find((record) => record.kind === "tool_result")?.payload as ToolResultPayload;
     expect(result).toMatchObject({ isError: true, result: { error: "order 404 not found" } });
-    expect((history.at(-2)?.payload as { message: { content: Array<{ text?: string }> } }).message.content[0]?.text).toBe(
-      "I could not charge order 404: order 404 not found.",
-    );
+    expect((history.at(-2)?.payload as { message: { content: Array<{ text?: string }> } }).message.content[0]?.text).toBe("I could not charge order 404: order 404 not found.");
   });
 
   it("pauses for approval, then runs an approved call or reports a denied one", async () => {
@@ -187,13 +207,20 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
         tools: [tool({ name: "refund", description: "refund", input: z.object({ amount: z.number() }), needsApproval: ({ amount }) => amount > 100, execute: refund.fn })],
       });
     for (const runId of ["approve-1", "deny-1"]) {
-      const paused = await make().run(runId, "refund 900").catch((error: unknown) => error);
+      const paused = await make()
+        .run(runId, "refund 900")
+        .catch((error: unknown) => error);
       expect(paused).toBeInstanceOf(PendingApproval);
       expect(await store.run(runId)).toMatchObject({ status: "paused", pause: { reason: "approval", name: "turn:0:call:0:approval", toolName: "refund", args: { amount: 900 } } });
     }
     expect(refund.calls.length).toBe(0);
     const decide = (runId: string, approved: boolean) =>
-      store.append({ runId, name: "turn:0:call:0:approval", kind: "approval", payload: { toolCallId: "x", toolName: "refund", approved, by: "ops@example.com", at: new Date().toISOString() } });
+      store.append({
+        runId,
+        name: "turn:0:call:0:approval",
+        kind: "approval",
+        payload: { toolCallId: "x", toolName: "refund", approved, by: "ops@example.com", at: new Date().toISOString() },
+      });
     await decide("approve-1", true);
     await decide("deny-1", false);
     await make().run("approve-1");
@@ -216,7 +243,7 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
           input: z.object({}),
           safety: { idempotencyKey: true },
           execute: async (_args, ctx) => {
-            const rows = await ctx.step("fetch", () => (fetched += 1, [1, 2, 3]));
+            const rows = await ctx.step("fetch", () => ((fetched += 1), [1, 2, 3]));
             return { total: rows.reduce((sum, row) => sum + row, 0) };
           },
         }),
@@ -282,9 +309,12 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
       "AssistantTurn",
       "Finished",
     ]);
-    expect(events.filter((event) => event.type === "ModelDelta").map((event) => (event as { text: string }).text).join("")).toBe(
-      "Charged $500.00 for order 123 (receipt rcpt-123-500).",
-    );
+    expect(
+      events
+        .filter((event) => event.type === "ModelDelta")
+        .map((event) => (event as { text: string }).text)
+        .join(""),
+    ).toBe("Charged $500.00 for order 123 (receipt rcpt-123-500).");
     const replayed: AgentEvent[] = [];
     for await (const event of billingAgent(store).stream("stream-1")) replayed.push(event);
     expect(replayed.filter((event) => event.type === "AssistantTurn").every((event) => (event as { replayed: boolean }).replayed)).toBe(true);

@@ -62,7 +62,8 @@ describe.each(STORE_KINDS)("replay and events: $name", (kind) => {
       name: "chargeCard",
       description: "charge through the payments agent",
       input: z.object({ orderId: z.string(), amount: z.number() }),
-      execute: async (args, ctx) => (await ctx.runAgent(new Agent({ name: "payments", model: scriptedModel("p", () => ({ text: "ok" })), store: fresh }), JSON.stringify(args))).text,
+      execute: async (args, ctx) =>
+        (await ctx.runAgent(new Agent({ name: "payments", model: scriptedModel("p", () => ({ text: "ok" })), store: fresh }), JSON.stringify(args))).text,
     });
     const error = await new Agent({ name: "billing", model, store: fresh, tools: [changed] }).run("order-123", "Please charge order 123.").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NoRecordedOutputError);
@@ -71,9 +72,11 @@ describe.each(STORE_KINDS)("replay and events: $name", (kind) => {
     const direct = await replay(store, "order-123");
     const request = { messages: [], tools: [] };
     for (let turn = 0; turn < 2; turn += 1) for await (const part of direct.stream(request)) void part;
-    await expect((async () => {
-      for await (const part of direct.stream(request)) void part;
-    })()).rejects.toBeInstanceOf(NoRecordedOutputError);
+    await expect(
+      (async () => {
+        for await (const part of direct.stream(request)) void part;
+      })(),
+    ).rejects.toBeInstanceOf(NoRecordedOutputError);
   });
 
   it("refuses to replay an unknown run", async () => {
@@ -86,7 +89,12 @@ describe.each(STORE_KINDS)("replay and events: $name", (kind) => {
     expect(events.map((event) => event.type)).toEqual(["AssistantTurn", "ToolCompleted", "AssistantTurn"]);
     expect(events[0]).toMatchObject({ type: "AssistantTurn", replayed: true, turn: 0 });
     expect(events[1]).toMatchObject({ type: "ToolCompleted", toolUseId: "demo-v1-0-0", name: "chargeCard", isError: false, result: { charged: 500, orderId: "123" } });
-    expect(projectEvents([{ runId: "x", seq: 0, name: "odd", kind: "telemetry", payload: null, createdAt: "" }, { runId: "x", seq: 1, name: "turn:0", kind: "model", payload: null, createdAt: "" }])).toEqual([]);
+    expect(
+      projectEvents([
+        { runId: "x", seq: 0, name: "odd", kind: "telemetry", payload: null, createdAt: "" },
+        { runId: "x", seq: 1, name: "turn:0", kind: "model", payload: null, createdAt: "" },
+      ]),
+    ).toEqual([]);
   });
 
   it("gives identical events before a crash and after the resume", async () => {
@@ -101,7 +109,9 @@ describe.each(STORE_KINDS)("replay and events: $name", (kind) => {
           return turn === 0 ? { toolCalls: [{ name: "chargeCard", args: { orderId: "77", amount: 120 } }] } : { text: "charged 77" };
         }),
       });
-    await make().run("crash-events", "charge order 77").catch(() => undefined);
+    await make()
+      .run("crash-events", "charge order 77")
+      .catch(() => undefined);
     const before = await replayEvents(store, "crash-events");
     failing = false;
     await make().run("crash-events");
@@ -109,7 +119,12 @@ describe.each(STORE_KINDS)("replay and events: $name", (kind) => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.length).toBe(before.length + 1);
     const uninterrupted = new MemStore();
-    await new Agent({ name: "billing", store: uninterrupted, tools: [chargeCard], model: scriptedModel("crashy", (request, turn) => (turn === 0 ? { toolCalls: [{ name: "chargeCard", args: { orderId: "77", amount: 120 } }] } : { text: "charged 77" })) }).run("crash-events", "charge order 77");
+    await new Agent({
+      name: "billing",
+      store: uninterrupted,
+      tools: [chargeCard],
+      model: scriptedModel("crashy", (request, turn) => (turn === 0 ? { toolCalls: [{ name: "chargeCard", args: { orderId: "77", amount: 120 } }] } : { text: "charged 77" })),
+    }).run("crash-events", "charge order 77");
     expect(after).toEqual(await replayEvents(uninterrupted, "crash-events"));
   });
 });

@@ -23,7 +23,11 @@ describe("access", () => {
     const open = { readOnly: false };
     expect(decide(facts(), open)).toEqual({ allow: true });
     expect(decide(facts({ method: "POST", pathname: "/api/runs/x/replays", origin: "http://127.0.0.1:3000" }), open)).toEqual({ allow: true });
-    expect(decide(facts({ method: "POST", pathname: "/api/runs/x/replays", origin: "http://evil.example" }), open)).toMatchObject({ allow: false, status: 403, code: "cross_origin" });
+    expect(decide(facts({ method: "POST", pathname: "/api/runs/x/replays", origin: "http://evil.example" }), open)).toMatchObject({
+      allow: false,
+      status: 403,
+      code: "cross_origin",
+    });
     expect(decide(facts({ method: "POST", pathname: "/api/recover", secFetchSite: "cross-site" }), open)).toMatchObject({ allow: false, code: "cross_origin" });
     expect(decide(facts({ method: "POST", pathname: "/api/recover", origin: "null" }), open)).toMatchObject({ allow: false, code: "cross_origin" });
   });

@@ -73,7 +73,10 @@ describe("backtrack CLI", () => {
   it("exports a run tree as JSONL and imports it into the server unchanged", async () => {
     const exported = await runMain(["export", "trip-42", "--db", embedded]);
     expect(exported.code).toBe(0);
-    const lines = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { runId: string; name: string; kind: string; payload: unknown });
+    const lines = exported.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { runId: string; name: string; kind: string; payload: unknown });
     expect(new Set(lines.map((line) => line.runId))).toEqual(new Set(["trip-42", "trip-42.t0c0"]));
     const file = join(folder.path, "trip.jsonl");
     writeFileSync(file, exported.stdout);
@@ -81,7 +84,15 @@ describe("backtrack CLI", () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ imported: lines.length, runs: ["trip-42", "trip-42.t0c0"] });
     const again = await runMain(["export", "trip-42", "--db", server.url]);
-    const strip = (text: string) => text.trim().split("\n").map((line) => { const { createdAt, ...rest } = JSON.parse(line) as Record<string, unknown>; void createdAt; return rest; });
+    const strip = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .map((line) => {
+          const { createdAt, ...rest } = JSON.parse(line) as Record<string, unknown>;
+          void createdAt;
+          return rest;
+        });
     expect(strip(again.stdout)).toEqual(strip(exported.stdout));
     expect((await runMain(["mermaid", "trip-42", "--db", server.url])).stdout).toContain('n1["tool: research"]');
   });
@@ -92,7 +103,7 @@ describe("backtrack CLI", () => {
       [[good[0], good[1], "{not json"].join("\n"), "line 3: not JSON"],
       [[good[0], JSON.stringify({ runId: "x", seq: 0, name: "a", kind: "Bad Kind", payload: 1 })].join("\n"), "line 2: kind: a kind is a lower-case identifier"],
       [[JSON.stringify({ runId: "y", seq: 1, name: "a", kind: "value", payload: 1 })].join("\n"), 'line 1: run "y" expects seq 0 here, found 1'],
-      [[JSON.stringify({ runId: "z", seq: 0, name: "a", kind: "value", payload: "x".repeat(1_100_000) })].join("\n"), "line 1: record \"a\" of run \"z\""],
+      [[JSON.stringify({ runId: "z", seq: 0, name: "a", kind: "value", payload: "x".repeat(1_100_000) })].join("\n"), 'line 1: record "a" of run "z"'],
     ];
     const target = await freshServerDatabase();
     for (const [text, message] of cases) {

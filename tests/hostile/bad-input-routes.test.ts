@@ -72,10 +72,13 @@ const RUN = "hostile-run";
 const NUL_ID = "a\u0000b";
 
 const KINDS = [
-  { name: "pglite", open: async () => {
-    const folder = tempFolder();
-    return { url: `pglite:${folder.path}`, drop: async () => folder.remove() };
-  } },
+  {
+    name: "pglite",
+    open: async () => {
+      const folder = tempFolder();
+      return { url: `pglite:${folder.path}`, drop: async () => folder.remove() };
+    },
+  },
   { name: "server", open: freshServerDatabase },
 ];
 
@@ -142,7 +145,6 @@ describe.each(KINDS)("hostile input on the routes: $name", (kind) => {
     expect(JSON.parse(unknown.text)).toEqual({ error: { code: "not_found", message: 'no run with id "nope"' } });
     expect((await call("job", "/api/jobs/job-none", { jobId: "job-none" })).status).toBe(404);
   });
-
 });
 
 describe("the edge outside the routes", () => {
@@ -176,7 +178,7 @@ describe("the edge outside the routes", () => {
 describe("a value the database refuses", () => {
   it("is a 400 without the SQL, should one get past the edge's checks", async () => {
     // As drizzle throws it: the failed query, its parameters, and the driver's error as the cause.
-    const refused = Object.assign(new Error('Failed query: select * from runs where run_id = $1\nparams: a\u0000b'), {
+    const refused = Object.assign(new Error("Failed query: select * from runs where run_id = $1\nparams: a\u0000b"), {
       cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" }),
     });
     const response = errorResponse(refused);

@@ -19,13 +19,23 @@ async function writeLargeRun(store: Journal, runId: string, flavour: string): Pr
   await store.append({ runId, name: "run:start", kind: "header", payload: { agent: "bulk", model: "demo/v1", tools: ["work"], input: "large" } });
   for (let turn = 0; turn < TURNS; turn += 1) {
     const args = { turn, blob: `${flavour}${turn}-`.padEnd(50_000, "a") };
-    await store.append({ runId, name: `turn:${turn}`, kind: "model", payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: `c${turn}`, toolName: "work", args }] }, usage: { inputTokens: 1, outputTokens: 1 } } });
-    await store.append({ runId, name: `turn:${turn}:call:0:result`, kind: "tool_result", payload: { toolName: "work", toolCallId: `c${turn}`, args, result: { out: `${flavour}${turn}-`.padEnd(150_000, "b") }, isError: false } });
+    await store.append({
+      runId,
+      name: `turn:${turn}`,
+      kind: "model",
+      payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: `c${turn}`, toolName: "work", args }] }, usage: { inputTokens: 1, outputTokens: 1 } },
+    });
+    await store.append({
+      runId,
+      name: `turn:${turn}:call:0:result`,
+      kind: "tool_result",
+      payload: { toolName: "work", toolCallId: `c${turn}`, args, result: { out: `${flavour}${turn}-`.padEnd(150_000, "b") }, isError: false },
+    });
   }
 }
 
 type Params<T> = { params: Promise<T> };
-const params = <T,>(value: T): Params<T> => ({ params: Promise.resolve(value) });
+const params = <T>(value: T): Params<T> => ({ params: Promise.resolve(value) });
 const none = params({});
 const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`);
 
@@ -78,7 +88,10 @@ describe("bounded responses", () => {
     let path: string | null = "/api/runs/big-a/state";
     let first: { state: { at: number; toolCalls: number; window: { conversationRecords: number } } } | undefined;
     for (let round = 0; path !== null && round < 100; round += 1) {
-      const page: { state: { at: number; toolCalls: number; conversation: Array<{ seq: number }>; toolResults: Array<{ seq: number }>; window: { conversationRecords: number } }; next: string | null } = await body(await GET(get(path), params({ id: "big-a" })), path);
+      const page: {
+        state: { at: number; toolCalls: number; conversation: Array<{ seq: number }>; toolResults: Array<{ seq: number }>; window: { conversationRecords: number } };
+        next: string | null;
+      } = await body(await GET(get(path), params({ id: "big-a" })), path);
       first ??= page;
       seen.unshift(...new Set(page.state.conversation.map((item) => item.seq)));
       results.unshift(...page.state.toolResults.map((item) => item.seq));
@@ -92,7 +105,10 @@ describe("bounded responses", () => {
   it("diff and diff entries: each answer fits, and next reaches every entry", async () => {
     const diff = await import("@/app/api/diff/route");
     const entries = await import("@/app/api/diff/entries/route");
-    const head: { steps: Array<{ index: number }>; stepsTotal: number; next: string | null; divergentAt: number | null } = await body(await diff.GET(get("/api/diff?a=big-a&b=big-b"), none), "/api/diff");
+    const head: { steps: Array<{ index: number }>; stepsTotal: number; next: string | null; divergentAt: number | null } = await body(
+      await diff.GET(get("/api/diff?a=big-a&b=big-b"), none),
+      "/api/diff",
+    );
     expect(head.divergentAt).toBe(0);
     expect(head.stepsTotal).toBe(2 * TURNS);
     const indexes = head.steps.map((step) => step.index);

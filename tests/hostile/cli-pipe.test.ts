@@ -55,38 +55,50 @@ describe("CLI output into a pipe", () => {
   ];
 
   for (const [label, args] of commands) {
-    it(`${label} writes the same bytes to a pipe as to a file, and exits 0`, async () => {
-      const command = [process.execPath, CLI, ...args, "--db", db].map(quote).join(" ");
-      const toFile = join(folder.path, `${label.replaceAll(/\W/g, "_")}.file`);
-      const throughPipe = join(folder.path, `${label.replaceAll(/\W/g, "_")}.pipe`);
-      const file = await bash(`${command} > ${quote(toFile)}`);
-      expect(file.code, file.stderr).toBe(0);
-      // pipefail: the status is the CLI's, not cat's.
-      const piped = await bash(`set -o pipefail; ${command} | cat > ${quote(throughPipe)}`);
-      expect(piped.code, piped.stderr).toBe(0);
-      expect(statSync(toFile).size).toBeGreaterThan(MEGABYTE);
-      expect(statSync(throughPipe).size).toBe(statSync(toFile).size);
-      expect(readFileSync(throughPipe).equals(readFileSync(toFile))).toBe(true);
-      expect(piped.ms).toBeLessThan(60_000);
-    }, SLOW);
+    it(
+      `${label} writes the same bytes to a pipe as to a file, and exits 0`,
+      async () => {
+        const command = [process.execPath, CLI, ...args, "--db", db].map(quote).join(" ");
+        const toFile = join(folder.path, `${label.replaceAll(/\W/g, "_")}.file`);
+        const throughPipe = join(folder.path, `${label.replaceAll(/\W/g, "_")}.pipe`);
+        const file = await bash(`${command} > ${quote(toFile)}`);
+        expect(file.code, file.stderr).toBe(0);
+        // pipefail: the status is the CLI's, not cat's.
+        const piped = await bash(`set -o pipefail; ${command} | cat > ${quote(throughPipe)}`);
+        expect(piped.code, piped.stderr).toBe(0);
+        expect(statSync(toFile).size).toBeGreaterThan(MEGABYTE);
+        expect(statSync(throughPipe).size).toBe(statSync(toFile).size);
+        expect(readFileSync(throughPipe).equals(readFileSync(toFile))).toBe(true);
+        expect(piped.ms).toBeLessThan(60_000);
+      },
+      SLOW,
+    );
   }
 
-  it("a slow reader still gets every byte", async () => {
-    const command = [process.execPath, CLI, "export", BIG_RUN, "--db", db].map(quote).join(" ");
-    const throughPipe = join(folder.path, "slow.pipe");
-    // The reader sleeps before reading: the CLI has long finished writing into the pipe's buffer.
-    const piped = await bash(`set -o pipefail; ${command} | (sleep 3; cat > ${quote(throughPipe)})`);
-    expect(piped.code, piped.stderr).toBe(0);
-    expect(statSync(throughPipe).size).toBeGreaterThan(MEGABYTE);
-    const lines = readFileSync(throughPipe, "utf8").trimEnd().split("\n");
-    expect(lines).toHaveLength(401);
-    expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ runId: BIG_RUN, name: "step-399" });
-  }, SLOW);
+  it(
+    "a slow reader still gets every byte",
+    async () => {
+      const command = [process.execPath, CLI, "export", BIG_RUN, "--db", db].map(quote).join(" ");
+      const throughPipe = join(folder.path, "slow.pipe");
+      // The reader sleeps before reading: the CLI has long finished writing into the pipe's buffer.
+      const piped = await bash(`set -o pipefail; ${command} | (sleep 3; cat > ${quote(throughPipe)})`);
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(statSync(throughPipe).size).toBeGreaterThan(MEGABYTE);
+      const lines = readFileSync(throughPipe, "utf8").trimEnd().split("\n");
+      expect(lines).toHaveLength(401);
+      expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ runId: BIG_RUN, name: "step-399" });
+    },
+    SLOW,
+  );
 
-  it("a reader that stops early (head) ends the CLI quietly, without a stack", async () => {
-    const command = [process.execPath, CLI, "export", BIG_RUN, "--db", db].map(quote).join(" ");
-    const result = await bash(`${command} | head -c 100 > /dev/null; echo "status=\${PIPESTATUS[0]}" >&2`);
-    expect(result.stderr).toMatch(/^status=0\n$/);
-    expect(result.ms).toBeLessThan(60_000);
-  }, SLOW);
+  it(
+    "a reader that stops early (head) ends the CLI quietly, without a stack",
+    async () => {
+      const command = [process.execPath, CLI, "export", BIG_RUN, "--db", db].map(quote).join(" ");
+      const result = await bash(`${command} | head -c 100 > /dev/null; echo "status=\${PIPESTATUS[0]}" >&2`);
+      expect(result.stderr).toMatch(/^status=0\n$/);
+      expect(result.ms).toBeLessThan(60_000);
+    },
+    SLOW,
+  );
 });

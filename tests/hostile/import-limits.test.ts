@@ -107,7 +107,9 @@ describe("backtrack import of a file above the HTTP limit: server", () => {
     expect(done.code).toBe(0);
     const sql = postgres(database.url, { max: 1, onnotice: () => undefined });
     try {
-      const [row] = await sql<Array<{ records: string; runs: string }>>`select (select count(*) from records) as records, (select count(*) from runs where origin = 'import' and status = 'complete') as runs`;
+      const [row] = await sql<
+        Array<{ records: string; runs: string }>
+      >`select (select count(*) from records) as records, (select count(*) from runs where origin = 'import' and status = 'complete') as runs`;
       expect(row).toEqual({ records: "66000", runs: "330" });
     } finally {
       await sql.end();

@@ -48,7 +48,7 @@ describe.each(STORE_KINDS)("run origins: $name", (kind) => {
     expect(driven.filter((runId) => runId.startsWith("imported-")).sort()).toEqual(["imported-0", "imported-1", "imported-2"]);
   });
 
-  it("a run:start without an agent fails recovery saying the agent field is missing, not \"undefined\"", async () => {
+  it('a run:start without an agent fails recovery saying the agent field is missing, not "undefined"', async () => {
     await importRuns(store, generatedText({ prefix: "nameless", runs: 1, recordsPerRun: 1, agent: null }));
     const result = await recoverWithRegistry(store, demoRegistry(), { includeImported: true });
     const failed = result.runs.find((run) => run.runId === "nameless-0");

@@ -33,13 +33,27 @@ describe("maskSecretText", () => {
   });
 
   it("leaves prose, token counts and identifiers alone", () => {
-    for (const text of ["The bearer of bad news", "Basic information about tokens", "maxTokens=4096 inputTokens=12", "task-1234567890abcdef", "https://x/?page=2&sort=asc", "skip-this-step"]) {
+    for (const text of [
+      "The bearer of bad news",
+      "Basic information about tokens",
+      "maxTokens=4096 inputTokens=12",
+      "task-1234567890abcdef",
+      "https://x/?page=2&sort=asc",
+      "skip-this-step",
+    ]) {
       expect(maskSecretText(text), text).toBe(text);
     }
   });
 
   it("stays linear on hostile strings", () => {
-    for (const text of ["a.".repeat(100_000) + "://", "x=".repeat(100_000), '"k":"'.repeat(40_000), "Bearer ".repeat(30_000), "-----BEGIN PRIVATE KEY-----".repeat(8_000), "sk-".repeat(70_000)]) {
+    for (const text of [
+      "a.".repeat(100_000) + "://",
+      "x=".repeat(100_000),
+      '"k":"'.repeat(40_000),
+      "Bearer ".repeat(30_000),
+      "-----BEGIN PRIVATE KEY-----".repeat(8_000),
+      "sk-".repeat(70_000),
+    ]) {
       const started = performance.now();
       maskSecretText(text);
       expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(2_000);
@@ -55,7 +69,12 @@ describe("maskSecretText", () => {
 
 describe("redactSecrets", () => {
   it("masks values under secret keys and secrets inside strings, at any depth, without touching the original", () => {
-    const original = { args: { apiKey: SECRETS.apiKey, url: `https://x/?api_key=${SECRETS.queryKey}`, headers: { authorization: `Bearer ${SECRETS.bearer}` } }, inputTokens: 4, token: null, counts: new Int32Array([1, 2]) };
+    const original = {
+      args: { apiKey: SECRETS.apiKey, url: `https://x/?api_key=${SECRETS.queryKey}`, headers: { authorization: `Bearer ${SECRETS.bearer}` } },
+      inputTokens: 4,
+      token: null,
+      counts: new Int32Array([1, 2]),
+    };
     const copy = redactSecrets(original) as typeof original;
     expect(copy.args).toEqual({ apiKey: REDACTED, url: `https://x/?api_key=${REDACTED}`, headers: { authorization: REDACTED } });
     expect(copy.inputTokens).toBe(4);
@@ -89,7 +108,7 @@ describe("redactSecrets", () => {
 });
 
 type Params<T> = { params: Promise<T> };
-const params = <T,>(value: T): Params<T> => ({ params: Promise.resolve(value) });
+const params = <T>(value: T): Params<T> => ({ params: Promise.resolve(value) });
 const none = params({});
 const get = (path: string) => new NextRequest(`http://127.0.0.1${path}`);
 
@@ -154,7 +173,10 @@ describe("API answers carry no secret", () => {
 
   it("a diff keeps two different secrets apart after redaction", async () => {
     const diff = await import("@/app/api/diff/route");
-    const body = (await (await diff.GET(get("/api/diff?a=secret-a&b=secret-b"), none)).json()) as { steps: Array<{ status: string; detail: { outputA?: { token: string }; outputB?: { token: string } } }>; divergentAt: number | null };
+    const body = (await (await diff.GET(get("/api/diff?a=secret-a&b=secret-b"), none)).json()) as {
+      steps: Array<{ status: string; detail: { outputA?: { token: string }; outputB?: { token: string } } }>;
+      divergentAt: number | null;
+    };
     expect(body.divergentAt).toBe(0);
     const tool = body.steps.find((step) => step.detail.outputA !== undefined)!;
     expect(tool.status).toBe("changed");
@@ -182,7 +204,15 @@ describe("API answers carry no secret", () => {
 
   it("the proxy treats reveal as a privileged read", async () => {
     const { decide } = await import("@/app/_server/access");
-    const facts = { method: "GET", pathname: "/api/runs/x/records/3/reveal", host: "127.0.0.1:3000", origin: null, secFetchSite: null, authorization: null, sessionCookie: undefined };
+    const facts = {
+      method: "GET",
+      pathname: "/api/runs/x/records/3/reveal",
+      host: "127.0.0.1:3000",
+      origin: null,
+      secFetchSite: null,
+      authorization: null,
+      sessionCookie: undefined,
+    };
     expect(decide(facts, { readOnly: true })).toMatchObject({ allow: false, status: 403, code: "read_only" });
     expect(decide(facts, { readOnly: false, token: "t0ken" })).toMatchObject({ allow: false, status: 401 });
     expect(decide({ ...facts, origin: "http://evil.example" }, { readOnly: false })).toMatchObject({ allow: false, code: "cross_origin" });

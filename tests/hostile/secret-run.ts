@@ -21,10 +21,21 @@ export async function writeSecretRun(store: Journal, runId: string, apiKey: stri
     name: "turn:0",
     kind: "model",
     payload: {
-      message: { role: "assistant", content: [{ type: "text", text: `Using Bearer ${SECRETS.bearer}` }, { type: "tool-call", toolCallId: "c1", toolName: "charge", args }] },
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: `Using Bearer ${SECRETS.bearer}` },
+          { type: "tool-call", toolCallId: "c1", toolName: "charge", args },
+        ],
+      },
       usage: { inputTokens: 10, outputTokens: 5 },
     },
   });
   await store.append({ runId, name: "turn:0:call:0:attempt", kind: "attempt", payload: { toolName: "charge", toolCallId: "c1", args } });
-  await store.append({ runId, name: "turn:0:call:0:result", kind: "tool_result", payload: { toolName: "charge", toolCallId: "c1", args, result: { ok: true, echoed: args.url, token: apiKey }, isError: false } });
+  await store.append({
+    runId,
+    name: "turn:0:call:0:result",
+    kind: "tool_result",
+    payload: { toolName: "charge", toolCallId: "c1", args, result: { ok: true, echoed: args.url, token: apiKey }, isError: false },
+  });
 }

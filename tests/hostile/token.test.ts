@@ -45,7 +45,10 @@ describe("token comparison", () => {
       compared.mockClear();
       expect(decide(facts({ authorization: `Bearer ${guess}` }), { readOnly: false, token: TOKEN }), guess).toMatchObject({ allow: false, status: 401 });
       expect(comparedLengths(), guess).toContainEqual([32, 32]);
-      expect(comparedLengths().every(([left, right]) => left === 32 && right === 32), guess).toBe(true);
+      expect(
+        comparedLengths().every(([left, right]) => left === 32 && right === 32),
+        guess,
+      ).toBe(true);
     }
     expect(decide(facts({ authorization: `Bearer ${TOKEN}` }), { readOnly: false, token: TOKEN })).toEqual({ allow: true });
   });

@@ -112,7 +112,7 @@ describe("chartItems and chartSource", () => {
     const text = chartSource(chartItems([node], { start: 0, end: 1 }), { end: "complete" });
     expect(text).toContain(`tool: ${"x".repeat(53)}…`);
     expect(text).toContain("c0k3[[");
-    expect(text).toContain("c0k4[[\"… 5 more sub-agent runs\"]]");
+    expect(text).toContain('c0k4[["… 5 more sub-agent runs"]]');
     expect(text).not.toContain("child-4");
   });
 

@@ -19,7 +19,10 @@ function record(name: string, kind: string, payload: unknown): JournalRecord {
 }
 const model = (turn: number, calls: Array<[string, unknown]>, text = "") =>
   record(`turn:${turn}`, "model", {
-    message: { role: "assistant", content: [{ type: "text", text }, ...calls.map(([toolName, args], index) => ({ type: "tool-call", toolCallId: `id-${turn}-${index}`, toolName, args }))] },
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text }, ...calls.map(([toolName, args], index) => ({ type: "tool-call", toolCallId: `id-${turn}-${index}`, toolName, args }))],
+    },
   });
 const result = (turn: number, call: number, toolName: string, args: unknown, output: unknown, isError = false) =>
   record(`turn:${turn}:call:${call}:result`, "tool_result", { toolCallId: "x", toolName, args, result: output, isError });
@@ -29,7 +32,14 @@ describe("decision points", () => {
   it("reads records in the loop's order in one pass, and any other order the same", () => {
     const inOrder = [
       record("run:start", "header", {}),
-      model(0, [["lookup", { id: 1 }], ["charge", { id: 1, amount: 5 }]], "Looking."),
+      model(
+        0,
+        [
+          ["lookup", { id: 1 }],
+          ["charge", { id: 1, amount: 5 }],
+        ],
+        "Looking.",
+      ),
       result(0, 0, "lookup", { id: 1 }, { total: 5 }),
       approval(0, 1, false),
       result(0, 1, "charge", { amount: 5, id: 1 }, "denied", true),
@@ -64,8 +74,25 @@ describe("decision points", () => {
     expect(step?.kind === "model" && step.toolCalls[0]?.argsHash).toBe(stableHash({ orderId: "7", amount: 500 }));
     expect(call?.kind === "tool" && call.argsHash).toBe(stableHash({ orderId: "7", amount: 500 }));
     expect(JSON.parse(JSON.stringify(points))).toEqual([
-      { kind: "model", index: 0, step: 0, seq: step?.seq, text: "", toolCalls: [{ toolName: "charge", argsHash: stableHash({ amount: 500, orderId: "7" }), args: { orderId: "7", amount: 500 } }] },
-      { kind: "tool", index: 1, step: 0, seq: call?.seq, callIndex: 0, toolName: "charge", argsHash: stableHash({ orderId: "7", amount: 500 }), status: "succeeded", output: { ok: true } },
+      {
+        kind: "model",
+        index: 0,
+        step: 0,
+        seq: step?.seq,
+        text: "",
+        toolCalls: [{ toolName: "charge", argsHash: stableHash({ amount: 500, orderId: "7" }), args: { orderId: "7", amount: 500 } }],
+      },
+      {
+        kind: "tool",
+        index: 1,
+        step: 0,
+        seq: call?.seq,
+        callIndex: 0,
+        toolName: "charge",
+        argsHash: stableHash({ orderId: "7", amount: 500 }),
+        status: "succeeded",
+        output: { ok: true },
+      },
     ]);
   });
 });
@@ -118,7 +145,13 @@ describe("realignment's point numbers", () => {
     const [first, second] = ["out-354507", "out-1932100"];
     expect(canonicalHash(first)).toBe(canonicalHash(second));
     const runA = [model(0, [["charge", { a: 1, b: 2 }]]), result(0, 0, "charge", { a: 1, b: 2 }, first), model(1, [], "Done.")];
-    const runB = [model(0, [["audit", {}]]), result(0, 0, "audit", {}, null), model(1, [["charge", { b: 2, a: 1 }]]), result(1, 0, "charge", { b: 2, a: 1 }, second), model(2, [], "Done.")];
+    const runB = [
+      model(0, [["audit", {}]]),
+      result(0, 0, "audit", {}, null),
+      model(1, [["charge", { b: 2, a: 1 }]]),
+      result(1, 0, "charge", { b: 2, a: 1 }, second),
+      model(2, [], "Done."),
+    ];
     const [pointA, pointB] = [pointsOf(runA)[1], pointsOf(runB)[3]];
     expect(pointA && pointB && pointHash(pointA) === pointHash(pointB)).toBe(true);
     const diff = diffRecords(runA, runB, { realign: true });

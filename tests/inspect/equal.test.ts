@@ -127,16 +127,44 @@ describe("canonicalEqual", () => {
 describe("canonicalHash", () => {
   it("is the same for canonically equal values, and tells common values apart", () => {
     const equalPairs: Array<[unknown, unknown]> = [
-      [{ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }],
+      [
+        { a: 1, b: [1, { c: 2 }] },
+        { b: [1, { c: 2 }], a: 1 },
+      ],
       [{ a: 1, b: undefined }, { a: 1 }],
-      [[Number.NaN, undefined], [null, null]],
+      [
+        [Number.NaN, undefined],
+        [null, null],
+      ],
       [-0, 0],
       [undefined, null],
       [new Date("2026-11-29T10:00:00.000Z"), "2026-11-29T10:00:00.000Z"],
       [new Date(Number.NaN), null],
     ];
     for (const [a, b] of equalPairs) expect(canonicalHash(a)).toBe(canonicalHash(b));
-    const distinct: unknown[] = [null, 0, 1, -1, 0.5, 2 ** 40, "", "0", "a", true, false, [], {}, [0], [null], { a: null }, { a: 0 }, [1, 2], [2, 1], { a: 1, b: 2 }, { a: 2, b: 1 }];
+    const distinct: unknown[] = [
+      null,
+      0,
+      1,
+      -1,
+      0.5,
+      2 ** 40,
+      "",
+      "0",
+      "a",
+      true,
+      false,
+      [],
+      {},
+      [0],
+      [null],
+      { a: null },
+      { a: 0 },
+      [1, 2],
+      [2, 1],
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+    ];
     expect(new Set(distinct.map(canonicalHash)).size).toBe(distinct.length);
   });
 });

@@ -44,14 +44,31 @@ describe("diff previews", () => {
     const text = entryChange(secretOnly, isSecret);
     expect(text).not.toMatch(/sk-live/);
     expect(text).toBe("the model steps differ");
-    const both = entry("changed", "tool", { kindA: "tool", kindB: "tool", toolName: "login", toolNameA: "login", toolNameB: "login", statusA: "succeeded", statusB: "succeeded", outputA: { token: "t-1", user: "ann" }, outputB: { token: "t-2", user: "bob" } });
+    const both = entry("changed", "tool", {
+      kindA: "tool",
+      kindB: "tool",
+      toolName: "login",
+      toolNameA: "login",
+      toolNameB: "login",
+      statusA: "succeeded",
+      statusB: "succeeded",
+      outputA: { token: "t-1", user: "ann" },
+      outputB: { token: "t-2", user: "bob" },
+    });
     expect(entryChange(both, isSecret)).toBe('login output user "ann" → "bob"');
   });
 
   it("names a status change, a renamed call and points only one run has", () => {
-    expect(entryChange(entry("changed", "tool", { kindA: "tool", kindB: "tool", toolName: "pay", toolNameA: "pay", toolNameB: "pay", statusA: "succeeded", statusB: "failed" }), isSecret)).toBe("pay succeeded → failed");
+    expect(
+      entryChange(
+        entry("changed", "tool", { kindA: "tool", kindB: "tool", toolName: "pay", toolNameA: "pay", toolNameB: "pay", statusA: "succeeded", statusB: "failed" }),
+        isSecret,
+      ),
+    ).toBe("pay succeeded → failed");
     const calls = (name: string) => [{ toolName: name, argsHash: "h", args: {} }];
-    expect(entryChange(entry("changed", "model", { kindA: "model", kindB: "model", toolCallsA: calls("refund"), toolCallsB: calls("charge") }), isSecret)).toBe("calls refund → charge");
+    expect(entryChange(entry("changed", "model", { kindA: "model", kindB: "model", toolCallsA: calls("refund"), toolCallsB: calls("charge") }), isSecret)).toBe(
+      "calls refund → charge",
+    );
     expect(entryChange(entry("missing", "tool", { kindA: "tool" }), isSecret)).toBe("only A has a tool call here");
     expect(entryChange(entry("added", "model", { kindB: "model" }), isSecret)).toBe("only B has a model step here");
   });
@@ -59,8 +76,23 @@ describe("diff previews", () => {
 
 describe("run, recovery and session previews", () => {
   const run: RunSummary = {
-    runId: "refund-900", agent: "support", parentRunId: null, status: "paused", pause: { reason: "approval", message: "waits", toolName: "issueRefund" } as RunSummary["pause"], error: null, inputText: null,
-    origin: "agent", recordCount: 5, lastSeq: 4, modelTurns: 1, toolCalls: 1, inputTokens: 1200, outputTokens: 34, startedAt: "", updatedAt: "", completedAt: null,
+    runId: "refund-900",
+    agent: "support",
+    parentRunId: null,
+    status: "paused",
+    pause: { reason: "approval", message: "waits", toolName: "issueRefund" } as RunSummary["pause"],
+    error: null,
+    inputText: null,
+    origin: "agent",
+    recordCount: 5,
+    lastSeq: 4,
+    modelTurns: 1,
+    toolCalls: 1,
+    inputTokens: 1200,
+    outputTokens: 34,
+    startedAt: "",
+    updatedAt: "",
+    completedAt: null,
   };
 
   it("gives a run's status with its pause reason, and its counts", () => {

@@ -52,7 +52,9 @@ describe("renderMermaid", () => {
     const store = new MemStore();
     await billingAgent(store).run("order-123", "Please charge order 123.");
     await reporterAgent(store).run("report-7", "Summarise the October ledger.");
-    expect(await renderMermaid(store, "order-123")).toContain('n1["tool: chargeCard"]\n  n0 --> n1\n  n2["LLM"]\n  n1 --> n2\n  n3["step: run:complete"]\n  n2 --> n3\n  n3 --> done([done])');
+    expect(await renderMermaid(store, "order-123")).toContain(
+      'n1["tool: chargeCard"]\n  n0 --> n1\n  n2["LLM"]\n  n1 --> n2\n  n3["step: run:complete"]\n  n2 --> n3\n  n3 --> done([done])',
+    );
     expect(await renderMermaid(store, "report-7")).toContain('n1["step: fetch-ledger"]');
     expect(flowToMermaid([])).toBe("flowchart TD\n  start([user])\n  start --> done([done])");
     await expect(renderMermaid(store, "missing")).rejects.toBeInstanceOf(RunNotFoundError);
@@ -65,7 +67,16 @@ describe("renderMermaid", () => {
     await new Agent({
       name: "hostile",
       store,
-      model: scriptedModel("hostile", (request, turn) => (turn === 0 ? { toolCalls: [{ name: hostile, args: {} }, { name: "echo", args: {} }] } : { text: "ok" })),
+      model: scriptedModel("hostile", (request, turn) =>
+        turn === 0
+          ? {
+              toolCalls: [
+                { name: hostile, args: {} },
+                { name: "echo", args: {} },
+              ],
+            }
+          : { text: "ok" },
+      ),
       tools: [tool({ name: "echo", description: "echo", input: z.object({}), execute: () => hostile })],
     }).run("hostile-1", "go");
     const text = await renderMermaid(store, "hostile-1");
@@ -73,6 +84,8 @@ describe("renderMermaid", () => {
     // Every node line is one well-formed label; nothing else was injected.
     expect(lines.filter((line) => line.includes("-->")).length).toBe(lines.filter((line) => /^\s+n\d+\["/.test(line)).length + 1);
     expect(lines.some((line) => /^\s*click\b/.test(line) || line.includes("<img"))).toBe(false);
-    expect(text).toContain("tool: x#34;#93;#41; --#62; evil#91;#60;img src=x onerror=alert#40;1#41;#62;#93;#59; click n0 call alert#40;#41; #37;#37; #96;md#96;   n9#91;#34;pwn#34;#93; ✗");
+    expect(text).toContain(
+      "tool: x#34;#93;#41; --#62; evil#91;#60;img src=x onerror=alert#40;1#41;#62;#93;#59; click n0 call alert#40;#41; #37;#37; #96;md#96;   n9#91;#34;pwn#34;#93; ✗",
+    );
   });
 });

@@ -4,7 +4,20 @@ import { DEFAULT_SECRET_KEYS, parseSecretKeys, REDACTED, redactValue, secretKeyM
 describe("secret keys", () => {
   it("matches secret-looking keys in their usual spellings, not token counts", () => {
     const secret = secretKeyMatcher();
-    for (const key of ["api_key", "apiKey", "x-api-key", "OPENAI_API_KEY", "Authorization", "password", "db.password", "access_token", "refreshToken", "token", "client_secret", "private_key"]) {
+    for (const key of [
+      "api_key",
+      "apiKey",
+      "x-api-key",
+      "OPENAI_API_KEY",
+      "Authorization",
+      "password",
+      "db.password",
+      "access_token",
+      "refreshToken",
+      "token",
+      "client_secret",
+      "private_key",
+    ]) {
       expect(secret(key), key).toBe(true);
     }
     for (const key of ["inputTokens", "outputTokens", "tokenCount", "maxTokens", "passwordHint", "author", "keys"]) {

@@ -113,7 +113,9 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
       });
       // A run's own pause: once decided, the run is running again, so it waits for nothing.
       const refund = await decideThenSubmit(slow, "refund-901", "decision", () => approve(store, "refund-901", { approved: true, by: "first" }));
-      await expect(decideThenSubmit(slow, "refund-901", "decision", () => approve(store, "refund-901", { approved: false, by: "second" }))).rejects.toMatchObject({ code: "not_waiting" });
+      await expect(decideThenSubmit(slow, "refund-901", "decision", () => approve(store, "refund-901", { approved: false, by: "second" }))).rejects.toMatchObject({
+        code: "not_waiting",
+      });
 
       release();
       expect((await settled(slow, first.jobId)).output).toMatchObject({ root: "tree", resumed: { outcome: "complete" } });
@@ -129,7 +131,17 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
 });
 
 describe("jobView", () => {
-  const base: Job = { jobId: "job-1", kind: RESUME_JOB, status: "queued", input: { runId: "r-1", decision: { runId: "r-1", name: "n", by: "ana" } }, output: null, error: null, createdAt: "2026-01-01T00:00:00.000Z", startedAt: null, finishedAt: null };
+  const base: Job = {
+    jobId: "job-1",
+    kind: RESUME_JOB,
+    status: "queued",
+    input: { runId: "r-1", decision: { runId: "r-1", name: "n", by: "ana" } },
+    output: null,
+    error: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    startedAt: null,
+    finishedAt: null,
+  };
 
   it("says how a finished resume ended, and nothing while it is queued or running", () => {
     expect(jobView(base)).toEqual({ jobId: "job-1", kind: "resume", status: "queued", input: base.input, createdAt: base.createdAt, startedAt: null, finishedAt: null });

@@ -22,8 +22,16 @@ describe("waitingFor", () => {
       text: 'pending approval: issueRefund {"amount":900}',
       action: "decide",
     });
-    expect(waitingFor("paused", { ...base, reason: "interrupt", question: "Friday or Saturday?" })).toEqual({ kind: "interrupt", text: "interrupted: Friday or Saturday?", action: "answer" });
-    expect(waitingFor("paused", { ...base, reason: "sleep", wakeAt: "2026-12-01T09:00:00.000Z" })).toMatchObject({ kind: "sleep", text: "sleeping until 2026-12-01T09:00:00.000Z", action: null });
+    expect(waitingFor("paused", { ...base, reason: "interrupt", question: "Friday or Saturday?" })).toEqual({
+      kind: "interrupt",
+      text: "interrupted: Friday or Saturday?",
+      action: "answer",
+    });
+    expect(waitingFor("paused", { ...base, reason: "sleep", wakeAt: "2026-12-01T09:00:00.000Z" })).toMatchObject({
+      kind: "sleep",
+      text: "sleeping until 2026-12-01T09:00:00.000Z",
+      action: null,
+    });
     expect(waitingFor("paused", { ...base, reason: "halt", message: "outcome unknown" })).toMatchObject({ kind: "halt", text: "halted on an unknown outcome: outcome unknown" });
     expect(waitingFor("failed", null, "boom")).toMatchObject({ kind: "failed", text: "failed: boom" });
     expect(waitingFor("running", null)).toMatchObject({ kind: "running", action: null });

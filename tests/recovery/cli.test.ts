@@ -76,10 +76,20 @@ describe("backtrack recover, approve, answer, resolve", () => {
   it("recover --json reports every run with the library's field names", async () => {
     const ran = await cli("recover", "--json");
     expect(ran.code).toBe(0);
-    const report = JSON.parse(ran.stdout) as { n: number; summary: Record<string, number>; runs: Array<{ runId: string; outcome: string; pause?: { reason: string } }>; error: unknown };
+    const report = JSON.parse(ran.stdout) as {
+      n: number;
+      summary: Record<string, number>;
+      runs: Array<{ runId: string; outcome: string; pause?: { reason: string } }>;
+      error: unknown;
+    };
     expect(report.n).toBe(4);
     expect(report.summary).toMatchObject({ complete: 0, paused: 4, failed: 0 });
-    expect(Object.fromEntries(report.runs.map((run) => [run.runId, run.pause?.reason]))).toEqual({ "concierge-5": "interrupt", "follow-up-3": "sleep", "payout-9": "halt", "refund-900": "approval" });
+    expect(Object.fromEntries(report.runs.map((run) => [run.runId, run.pause?.reason]))).toEqual({
+      "concierge-5": "interrupt",
+      "follow-up-3": "sleep",
+      "payout-9": "halt",
+      "refund-900": "approval",
+    });
     expect(report.error).toBeNull();
   });
 

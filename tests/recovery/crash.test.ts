@@ -81,14 +81,19 @@ describe.each(STORE_KINDS)("crash at every durable write: $name", (kind) => {
         const runId = `crash-${when}-${k}`;
         store.restart();
         store.faults = crashAt(k, when);
-        const crash = await crashyAgent(store, sink).run(runId, INPUT).catch((error: unknown) => error);
+        const crash = await crashyAgent(store, sink)
+          .run(runId, INPUT)
+          .catch((error: unknown) => error);
         expect(crash, `k=${k}`).toBeInstanceOf(SimulatedCrashError);
         // A new process over the same data.
         store.faults = undefined;
         store.restart();
         const durable = when === "before" ? k - 1 : k;
         const history = await store.history(runId);
-        expect(history.map((record) => record.name), `k=${k}`).toEqual(reference.slice(0, durable).map((record) => record.name));
+        expect(
+          history.map((record) => record.name),
+          `k=${k}`,
+        ).toEqual(reference.slice(0, durable).map((record) => record.name));
 
         if (durable === 0) {
           // Nothing was written: the run never started, so its caller submits it again.

@@ -70,7 +70,13 @@ export function crashyModel() {
     const customer = /customer (\w+)/.exec(input)?.[1] ?? "ada";
     const amount = Number(/(\d+) dollars/.exec(input)?.[1] ?? 42);
     const waitMs = Number(/wait (\d+) ms/.exec(input)?.[1] ?? 0);
-    if (turn === 0) return { toolCalls: [{ name: "lookup", args: { customer } }, { name: "charge", args: { amount, waitMs } }] };
+    if (turn === 0)
+      return {
+        toolCalls: [
+          { name: "lookup", args: { customer } },
+          { name: "charge", args: { amount, waitMs } },
+        ],
+      };
     const results = toolResults(request.messages);
     const name = (results[0]?.result as { name?: string } | undefined)?.name;
     const charge = results[1];

@@ -65,11 +65,16 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
 
   it("pauses for approval, journals who approved and when, then runs the tool once", async () => {
     const agent = () => plannedAgent(store, [refund], [{ name: "refund", args: { orderId: "9", amount: 900 } }]);
-    const paused = await agent().run("approve-me", "Refund order 9.").catch((error: unknown) => error);
+    const paused = await agent()
+      .run("approve-me", "Refund order 9.")
+      .catch((error: unknown) => error);
     expect(paused).toBeInstanceOf(PendingApproval);
     expect(isPause(paused)).toBe(true);
     const summary = await store.run("approve-me");
-    expect(summary).toMatchObject({ status: "paused", pause: { reason: "approval", runId: "approve-me", name: "turn:0:call:0:approval", toolName: "refund", args: { orderId: "9", amount: 900 } } });
+    expect(summary).toMatchObject({
+      status: "paused",
+      pause: { reason: "approval", runId: "approve-me", name: "turn:0:call:0:approval", toolName: "refund", args: { orderId: "9", amount: 900 } },
+    });
     expect(summary?.pause?.toolCallId).toEqual(expect.any(String));
     // Paused again on every resume until a human decides; the tool never ran.
     await expect(agent().run("approve-me")).rejects.toBeInstanceOf(PendingApproval);
@@ -111,7 +116,9 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
 
   it("an interrupt asks the user, pauses, and the answer resumes the run", async () => {
     const agent = () => plannedAgent(store, [askSize], [{ name: "askSize", args: {} }]);
-    const paused = await agent().run("ask-me", "Order me a shirt.").catch((error: unknown) => error);
+    const paused = await agent()
+      .run("ask-me", "Order me a shirt.")
+      .catch((error: unknown) => error);
     expect(paused).toBeInstanceOf(Interrupted);
     expect(await store.run("ask-me")).toMatchObject({ status: "paused", pause: { reason: "interrupt", question: "Which size, S, M or L?", name: "turn:0:call:0:ask:0:answer" } });
     await expect(answer(store, "approve-me", "L", { by: "cy" })).rejects.toBeInstanceOf(NotWaitingError);
@@ -137,7 +144,9 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
     store.faults = undefined;
     store.restart();
     expect(effects.filter((effect) => effect.includes("ask-crash"))).toEqual(["order ask-crash M"]);
-    const halted = await agent().run("ask-crash").catch((error: unknown) => error);
+    const halted = await agent()
+      .run("ask-crash")
+      .catch((error: unknown) => error);
     expect(halted).toBeInstanceOf(ResumeHalt);
     expect((halted as ResumeHalt).recordName).toBe("turn:0:call:0:attempt");
     expect(effects.filter((effect) => effect.includes("ask-crash"))).toEqual(["order ask-crash M"]);
@@ -147,7 +156,9 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
     const start = Date.parse("2026-12-01T09:00:00.000Z");
     const first = new MemWaker({ startAt: start });
     const agent = () => plannedAgent(store, [remind], [{ name: "remind", args: { ms: 60_000 } }]);
-    const paused = await agent().run("sleepy", "Remind me in a minute.", withWaker(first)).catch((error: unknown) => error);
+    const paused = await agent()
+      .run("sleepy", "Remind me in a minute.", withWaker(first))
+      .catch((error: unknown) => error);
     expect(paused).toBeInstanceOf(Sleeping);
     expect((paused as Sleeping).wakeAt).toBe("2026-12-01T09:01:00.000Z");
     expect(await store.run("sleepy")).toMatchObject({ status: "paused", pause: { reason: "sleep", wakeAt: "2026-12-01T09:01:00.000Z" } });
@@ -213,7 +224,9 @@ describe.each(STORE_KINDS)("durable pauses: $name", (kind) => {
     await expect(agent().run("cut-off", "Send it.", { signal: controller.signal })).rejects.toThrow("connection lost");
     const names = (await store.history("cut-off")).map((record) => record.name);
     expect(names).toEqual(["run:start", "turn:0", "turn:0:call:0:attempt"]);
-    const halted = await agent().run("cut-off").catch((error: unknown) => error);
+    const halted = await agent()
+      .run("cut-off")
+      .catch((error: unknown) => error);
     expect(halted).toBeInstanceOf(ResumeHalt);
     expect(await store.run("cut-off")).toMatchObject({ status: "paused", pause: { reason: "halt", toolName: "transfer" } });
   });

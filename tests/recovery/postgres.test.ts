@@ -102,6 +102,8 @@ describe.each(PLACES)("recovery on PostgreSQL: $name", (place) => {
         ["", 1000],
       ),
     ).toContain("runs_unfinished_idx");
-    expect(await plan(store, `SELECT run_id FROM timers WHERE wake_at <= $1::timestamptz ORDER BY wake_at LIMIT $2::int`, [new Date().toISOString(), 1000])).toContain("timers_wake_idx");
+    expect(await plan(store, `SELECT run_id FROM timers WHERE wake_at <= $1::timestamptz ORDER BY wake_at LIMIT $2::int`, [new Date().toISOString(), 1000])).toContain(
+      "timers_wake_idx",
+    );
   });
 });

@@ -54,10 +54,14 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
       });
     }
     if (runId.startsWith("wire")) return plannedAgent(store, [approveMe], [{ name: "wire", args: {} }]);
-    return plannedAgent(store, [note], [
-      { name: "note", args: { text: "one" } },
-      { name: "note", args: { text: "two" } },
-    ]);
+    return plannedAgent(
+      store,
+      [note],
+      [
+        { name: "note", args: { text: "one" } },
+        { name: "note", args: { text: "two" } },
+      ],
+    );
   };
   const resume = (runId: string, { signal }: { signal: AbortSignal }) => agentFor(runId).runResult(runId, undefined, { signal });
 
@@ -120,7 +124,16 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
     const parent = () => plannedAgent(store, [delegate], [{ name: "delegate", args: {} }], { name: "parent" });
     // Crash inside the child: its note's attempt is the 8th write (parent 4, child 4).
     store.restart();
-    store.faults = { beforeWrite: (record) => void (record.name === "turn:0:call:0:result" && record.runId === "root.t0c0" && (() => { throw new SimulatedCrashError(0, "before", record.name); })()) };
+    store.faults = {
+      beforeWrite: (record) =>
+        void (
+          record.name === "turn:0:call:0:result" &&
+          record.runId === "root.t0c0" &&
+          (() => {
+            throw new SimulatedCrashError(0, "before", record.name);
+          })()
+        ),
+    };
     await expect(parent().run("root", "delegate")).rejects.toBeInstanceOf(SimulatedCrashError);
     store.faults = undefined;
     store.restart();
@@ -168,7 +181,12 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
     // The default re-drives it: it pauses again.
     expect((await recover(store, resumeBoss)).runs).toEqual([{ runId: "boss", outcome: "paused", pause: expect.objectContaining({ reason: "approval" }) }]);
     // A decision written to the sub-agent (its parent not resumed yet, as after a crash) makes the tree drivable again.
-    await store.append({ runId: "boss.t0c0", name: "turn:0:call:0:approval", kind: "approval", payload: { toolCallId: "", toolName: "wire", approved: true, by: "ed", at: new Date().toISOString() } });
+    await store.append({
+      runId: "boss.t0c0",
+      name: "turn:0:call:0:approval",
+      kind: "approval",
+      payload: { toolCallId: "", toolName: "wire", approved: true, by: "ed", at: new Date().toISOString() },
+    });
     expect((await recover(store, resumeBoss, { waiting: "skip" })).runs).toEqual([{ runId: "boss", outcome: "complete" }]);
     expect(resumed).toEqual(["boss", "boss"]);
   });
@@ -220,7 +238,9 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
     const value = await lease(store, "ttl", async () => {
       expect(await store.acquireLease("ttl", "intruder", 1_000)).toBe(false);
       if (kind.name !== "memory") {
-        const [row] = await (store as unknown as PostgresStore).client.query<{ seconds: number }>("SELECT extract(epoch FROM expires_at - now())::float AS seconds FROM leases WHERE run_id = 'ttl'");
+        const [row] = await (store as unknown as PostgresStore).client.query<{ seconds: number }>(
+          "SELECT extract(epoch FROM expires_at - now())::float AS seconds FROM leases WHERE run_id = 'ttl'",
+        );
         expect(row?.seconds).toBeGreaterThan(28);
         expect(row?.seconds).toBeLessThanOrEqual(30);
       }
@@ -233,10 +253,15 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
   });
 
   it("renews while the drive runs longer than the TTL", async () => {
-    const value = await lease(store, "long", async () => {
-      await wait(700);
-      return "outlived";
-    }, { ttlMs: 300 });
+    const value = await lease(
+      store,
+      "long",
+      async () => {
+        await wait(700);
+        return "outlived";
+      },
+      { ttlMs: 300 },
+    );
     expect(value).toBe("outlived");
   });
 

@@ -69,7 +69,9 @@ describe.each(STORE_KINDS)("sagas: $name", (kind) => {
   });
 
   it("a failed step compensates the completed calls newest first, each journaled, and the run is finished", async () => {
-    const error = await trip(true).runSaga("bad-trip", "Book my trip.").catch((caught: unknown) => caught);
+    const error = await trip(true)
+      .runSaga("bad-trip", "Book my trip.")
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SagaAbortedError);
     expect(isBacktrackError(error, "saga_aborted")).toBe(true);
     const aborted = error as SagaAbortedError;
@@ -120,7 +122,9 @@ describe.each(STORE_KINDS)("sagas: $name", (kind) => {
     await expect(trip(true).runSaga("crash-undo", "Book my trip.")).rejects.toBeInstanceOf(SimulatedCrashError);
     store.faults = undefined;
     store.restart();
-    const halted = await trip(true).run("crash-undo").catch((caught: unknown) => caught);
+    const halted = await trip(true)
+      .run("crash-undo")
+      .catch((caught: unknown) => caught);
     expect(halted).toBeInstanceOf(ResumeHalt);
     expect((halted as ResumeHalt).recordName).toBe("run:saga:turn:2:call:0:attempt");
     expect(log.filter((line) => line.startsWith("cancel"))).toEqual(["cancel hotel-h1 h1 crash-undo"]);

@@ -44,7 +44,9 @@ async function logged(pass: () => Promise<RecoverResult>): Promise<void> {
       await store.client.query("INSERT INTO soak_faults (holder, run_id, message) VALUES ($1, $2, $3)", [holder, failure.runId, message]);
     }
   } catch (error) {
-    await store.client.query("INSERT INTO soak_faults (holder, run_id, message) VALUES ($1, $2, $3)", [holder, "", error instanceof Error ? error.message : String(error)]).catch(() => undefined);
+    await store.client
+      .query("INSERT INTO soak_faults (holder, run_id, message) VALUES ($1, $2, $3)", [holder, "", error instanceof Error ? error.message : String(error)])
+      .catch(() => undefined);
   }
 }
 

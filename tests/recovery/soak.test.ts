@@ -82,7 +82,11 @@ describe("multi-process soak: 4 recovering workers, kill -9 at random, one serve
 
   afterAll(async () => {
     for (const { child } of workers.values()) child.kill("SIGKILL");
-    for (const spare of spares) void spare.then((child) => child.kill("SIGKILL"), () => undefined);
+    for (const spare of spares)
+      void spare.then(
+        (child) => child.kill("SIGKILL"),
+        () => undefined,
+      );
     await store.close();
     await database.drop();
     rmSync(workerScript, { force: true });
@@ -173,7 +177,11 @@ describe("multi-process soak: 4 recovering workers, kill -9 at random, one serve
       ),
     );
     workers.clear();
-    for (const spare of spares.splice(0)) void spare.then((child) => child.kill("SIGKILL"), () => undefined);
+    for (const spare of spares.splice(0))
+      void spare.then(
+        (child) => child.kill("SIGKILL"),
+        () => undefined,
+      );
 
     expect(kills.length).toBeGreaterThanOrEqual(10);
     // Nothing lost: every run is there, complete or paused.

@@ -32,7 +32,7 @@ describe("canonicalJson", () => {
       Number.NaN,
       Number.POSITIVE_INFINITY,
       "",
-      "quote \" backslash \\ newline \n tab \t nul \u0000 emoji 🦀 lone \ud800",
+      'quote " backslash \\ newline \n tab \t nul \u0000 emoji 🦀 lone \ud800',
       true,
       [],
       {},
@@ -54,12 +54,18 @@ describe("canonicalJson", () => {
     const keys = ["a", "b", "Z", "_", "10", "9", "0", "00", "k ey", "é", "amount", "orderId"];
     const make = (depth: number): unknown => {
       switch (random(depth > 3 ? 5 : 8)) {
-        case 0: return null;
-        case 1: return random(1000) - 500 + random(100) / 7;
-        case 2: return keys[random(keys.length)];
-        case 3: return random(2) === 0;
-        case 4: return undefined;
-        case 5: return Array.from({ length: random(4) }, () => make(depth + 1));
+        case 0:
+          return null;
+        case 1:
+          return random(1000) - 500 + random(100) / 7;
+        case 2:
+          return keys[random(keys.length)];
+        case 3:
+          return random(2) === 0;
+        case 4:
+          return undefined;
+        case 5:
+          return Array.from({ length: random(4) }, () => make(depth + 1));
         default: {
           const object: Record<string, unknown> = {};
           for (let index = random(5); index > 0; index -= 1) object[keys[random(keys.length)] as string] = make(depth + 1);

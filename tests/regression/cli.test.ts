@@ -161,7 +161,11 @@ describe("the CLI on an embedded database", () => {
   it("replay --strip-memory discloses what it dropped and kept; without provenance it exits 2", async () => {
     const outcome = await cli(["replay", "chat-42", "--model", "demo/v1", "--strip-memory", "--json", "--db", db]);
     expect(outcome.code).toBe(0);
-    const body = JSON.parse(outcome.stdout) as { newRunId: string; diff: { divergentAt: number }; memoryStripped: { systemTextEdited: boolean; workingMemoryRetained: boolean; droppedMessages: number } };
+    const body = JSON.parse(outcome.stdout) as {
+      newRunId: string;
+      diff: { divergentAt: number };
+      memoryStripped: { systemTextEdited: boolean; workingMemoryRetained: boolean; droppedMessages: number };
+    };
     expect(body.diff.divergentAt).toBe(0);
     expect(body.memoryStripped).toMatchObject({ systemTextEdited: false, workingMemoryRetained: true, droppedMessages: 1 });
 

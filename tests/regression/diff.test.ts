@@ -89,7 +89,13 @@ describe.each(STORE_KINDS)("diffRuns: $name", (kind) => {
     expect(model?.detail.toolCallsB?.[0]?.argsHash).toBe(stableHash({ amount: 5000, orderId: "7" }));
     const call = diff.steps[3];
     expect(call).toMatchObject({ kind: "tool", status: "changed", step: 1 });
-    expect(call?.detail).toMatchObject({ toolName: "charge", statusA: "succeeded", statusB: "succeeded", outputA: { orderId: "7", charged: 500 }, outputB: { orderId: "7", charged: 5000 } });
+    expect(call?.detail).toMatchObject({
+      toolName: "charge",
+      statusA: "succeeded",
+      statusB: "succeeded",
+      outputA: { orderId: "7", charged: 500 },
+      outputB: { orderId: "7", charged: 5000 },
+    });
     expect(diff.steps[4]?.detail).toMatchObject({ textA: "Charged $500.", textB: "Charged $5000." });
   });
 
@@ -104,7 +110,15 @@ describe.each(STORE_KINDS)("diffRuns: $name", (kind) => {
     expect(shorter.summary).toEqual({ same: 0, changed: 1, missing: 4, added: 0 });
 
     // B calls audit first: at index 1 A has a tool call where B has one too, at index 2 A has a model step where B has a tool call.
-    await drive(store, "two-calls", "model", [{ toolCalls: [{ name: "lookup", args: { orderId: "7", fields: ["total", "currency"] } }, { name: "audit", args: { orderId: "7" } }] }, ...BASE.slice(1)]);
+    await drive(store, "two-calls", "model", [
+      {
+        toolCalls: [
+          { name: "lookup", args: { orderId: "7", fields: ["total", "currency"] } },
+          { name: "audit", args: { orderId: "7" } },
+        ],
+      },
+      ...BASE.slice(1),
+    ]);
     const mismatch = await diffRuns(store, "amount-a", "two-calls");
     expect(mismatch.divergentAt).toBe(0);
     expect(mismatch.steps[1]?.status).toBe("same");
@@ -162,11 +176,33 @@ describe("decision points", () => {
         seq: 1,
         name: "turn:0",
         kind: "model",
-        payload: { message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "same-id", toolName: "one", args: {} }, { type: "tool-call", toolCallId: "same-id", toolName: "two", args: { b: 1, a: 2 } }] } },
+        payload: {
+          message: {
+            role: "assistant",
+            content: [
+              { type: "tool-call", toolCallId: "same-id", toolName: "one", args: {} },
+              { type: "tool-call", toolCallId: "same-id", toolName: "two", args: { b: 1, a: 2 } },
+            ],
+          },
+        },
         createdAt: "",
       },
-      { runId: "r", seq: 2, name: "turn:0:call:1:result", kind: "tool_result", payload: { toolCallId: "same-id", toolName: "two", args: { a: 2, b: 1 }, result: "second", isError: false }, createdAt: "" },
-      { runId: "r", seq: 3, name: "turn:0:call:0:result", kind: "tool_result", payload: { toolCallId: "same-id", toolName: "one", args: {}, result: "first", isError: false }, createdAt: "" },
+      {
+        runId: "r",
+        seq: 2,
+        name: "turn:0:call:1:result",
+        kind: "tool_result",
+        payload: { toolCallId: "same-id", toolName: "two", args: { a: 2, b: 1 }, result: "second", isError: false },
+        createdAt: "",
+      },
+      {
+        runId: "r",
+        seq: 3,
+        name: "turn:0:call:0:result",
+        kind: "tool_result",
+        payload: { toolCallId: "same-id", toolName: "one", args: {}, result: "first", isError: false },
+        createdAt: "",
+      },
     ];
     const points = decisionPoints(records);
     expect(points.map((point) => (point.kind === "tool" ? [point.toolName, point.output, point.seq] : "model"))).toEqual(["model", ["one", "first", 3], ["two", "second", 2]]);

@@ -70,7 +70,11 @@ describe.each(STORE_KINDS)("memory and provenance: $name", (kind) => {
     expect(first.id).toBe(memoryId("user:grace", "Grace wrote the first compiler."));
     await bank.remember("user:grace", "Grace kept a clock that ran backwards.", { id: "clock" });
     expect((await bank.list("user:grace")).map((memory) => memory.id)).toEqual(["clock", first.id]);
-    expect((await bank.list(CHAT_SCOPE)).map((memory) => memory.text).sort()).toEqual(["Ada prefers aisle seats on long flights.", "Ada's dog is named Biscuit.", "Ada's favourite tea is Earl Grey."]);
+    expect((await bank.list(CHAT_SCOPE)).map((memory) => memory.text).sort()).toEqual([
+      "Ada prefers aisle seats on long flights.",
+      "Ada's dog is named Biscuit.",
+      "Ada's favourite tea is Earl Grey.",
+    ]);
     expect(await bank.forget("clock")).toBe(true);
     expect(await bank.forget("clock")).toBe(false);
     const bad = await bank.remember("user:grace", "  ").catch((error: unknown) => error);
@@ -133,12 +137,19 @@ describe.each(STORE_KINDS)("memory and provenance: $name", (kind) => {
   });
 
   it("refuses to strip a run without usable provenance, and writes nothing", async () => {
-    const none = await replayRun({ journal: store, runId: "order-123", model: "demo/v1", registry, stripMemoryContext: true, newRunId: "order-123-stripped" }).catch((error: unknown) => error);
+    const none = await replayRun({ journal: store, runId: "order-123", model: "demo/v1", registry, stripMemoryContext: true, newRunId: "order-123-stripped" }).catch(
+      (error: unknown) => error,
+    );
     expect(isBacktrackError(none, "no_memory_context")).toBe(true);
     expect((none as { runId: string }).runId).toBe("order-123");
     expect(await store.run("order-123-stripped")).toBeUndefined();
 
-    await store.append({ runId: "broken-memctx", name: "run:start", kind: "header", payload: { input: "hi", agent: "assistant", model: "demo/v1", tools: [], system: CHAT_SYSTEM } });
+    await store.append({
+      runId: "broken-memctx",
+      name: "run:start",
+      kind: "header",
+      payload: { input: "hi", agent: "assistant", model: "demo/v1", tools: [], system: CHAT_SYSTEM },
+    });
     await store.append({ runId: "broken-memctx", name: "turn:0:memctx", kind: "signal", payload: { type: "memctx", incomingCount: 0 } });
     const broken = await replayRun({ journal: store, runId: "broken-memctx", model: "demo/v1", registry, stripMemoryContext: true }).catch((error: unknown) => error);
     expect(isBacktrackError(broken, "no_memory_context")).toBe(true);
@@ -153,7 +164,12 @@ describe.each(STORE_KINDS)("memory and provenance: $name", (kind) => {
       { role: "user" as const, content: "What is my dog's name?" },
     ];
     await store.append({ runId, name: "run:start", kind: "header", payload: { input, agent: "assistant", model: "demo/v1", tools: [], system: CHAT_SYSTEM } });
-    await store.append({ runId, name: "turn:0:memctx", kind: "signal", payload: { type: "memctx", turn: 0, incomingCount: 1, composed: [], memories: [{ id: "m1", text: "x", score: 1 }], workingMemoryChars: 0 } });
+    await store.append({
+      runId,
+      name: "turn:0:memctx",
+      kind: "signal",
+      payload: { type: "memctx", turn: 0, incomingCount: 1, composed: [], memories: [{ id: "m1", text: "x", score: 1 }], workingMemoryChars: 0 },
+    });
     const replayed = await replayRun({ journal: store, runId, model: "demo/v1", registry, stripMemoryContext: true });
     expect(replayed.memoryStripped).toMatchObject({ keptMessages: 1, droppedMessages: 2, droppedMemoryIds: ["m1"], workingMemoryRetained: false });
     expect(((await store.record(replayed.newRunId, "run:start"))?.payload as HeaderPayload).input).toEqual([input[2]]);
@@ -180,7 +196,12 @@ describe.each(STORE_KINDS)("memory and provenance: $name", (kind) => {
     const paused = await agent.run("travel-1", "Book my usual seat on long flights.").catch((error: unknown) => error);
     expect(isPause(paused)).toBe(true);
     await memoryBankFor(store).remember(CHAT_SCOPE, "Ada flies long haul every month.");
-    await store.append({ runId: "travel-1", name: "turn:0:call:0:approval", kind: "approval", payload: { toolCallId: "x", toolName: "bookSeat", approved: true, by: "ada", at: new Date().toISOString() } });
+    await store.append({
+      runId: "travel-1",
+      name: "turn:0:call:0:approval",
+      kind: "approval",
+      payload: { toolCallId: "x", toolName: "bookSeat", approved: true, by: "ada", at: new Date().toISOString() },
+    });
     expect((await agent.run("travel-1")).content).toEqual([{ type: "text", text: "Booked an aisle seat." }]);
     expect(composed).toBe(1);
     expect((await memctx(store, "travel-1")).memories.map((memory) => memory.text)).toEqual(["Ada prefers aisle seats on long flights."]);

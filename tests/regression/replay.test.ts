@@ -88,7 +88,15 @@ describe.each(STORE_KINDS)("replayRun: $name", (kind) => {
         throw new Error("card declined");
       },
     });
-    const { newRunId } = await replayRun({ journal: store, runId: "order-123", model: "recorded", registry, tools: { chargeCard: declined }, system: "Be brief.", newRunId: "order-123-declined" });
+    const { newRunId } = await replayRun({
+      journal: store,
+      runId: "order-123",
+      model: "recorded",
+      registry,
+      tools: { chargeCard: declined },
+      system: "Be brief.",
+      newRunId: "order-123-declined",
+    });
     expect(((await store.record(newRunId, "run:start"))?.payload as HeaderPayload).system).toBe("Be brief.");
     const diff = await diffRuns(store, "order-123", newRunId);
     expect(diff.summary).toEqual({ same: 2, changed: 1, missing: 0, added: 0 });
@@ -135,7 +143,9 @@ describe.each(STORE_KINDS)("replayRun: $name", (kind) => {
         return chargeCard.execute(args, ctx);
       },
     });
-    const error = await replayRun({ journal: store, runId: "order-123", model: "recorded", registry, tools: [delegating], newRunId: "order-123-diverged" }).catch((caught: unknown) => caught);
+    const error = await replayRun({ journal: store, runId: "order-123", model: "recorded", registry, tools: [delegating], newRunId: "order-123-diverged" }).catch(
+      (caught: unknown) => caught,
+    );
     expect(isBacktrackError(error, "replay_failed")).toBe(true);
     expect((error as ReplayFailedError).newRunId).toBe("order-123-diverged");
     expect((error as ReplayFailedError).cause).toBeInstanceOf(NoRecordedOutputError);

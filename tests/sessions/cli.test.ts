@@ -71,10 +71,12 @@ describe.each(SESSION_DATABASES)("demo sessions and the command line: $name", { 
     const tampered = await cli("session", "ticket-booking", "--json", "--db", database.url);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain("does not match the replay");
-    expect(JSON.parse(tampered.stdout).rebuild.differences).toEqual([
-      { scope: "session", key: "cart", snapshot: 4, replayed: 3 },
-      { scope: "session", key: "discount", snapshot: undefined, replayed: "VIP" },
-    ].map((difference) => JSON.parse(JSON.stringify(difference))));
+    expect(JSON.parse(tampered.stdout).rebuild.differences).toEqual(
+      [
+        { scope: "session", key: "cart", snapshot: 4, replayed: 3 },
+        { scope: "session", key: "discount", snapshot: undefined, replayed: "VIP" },
+      ].map((difference) => JSON.parse(JSON.stringify(difference))),
+    );
   });
 });
 

@@ -30,12 +30,16 @@ describe("the state as of event N", () => {
 
   it("scrubs the seed's session: cart 2 after E2, temp:quote at E3 only by name, cart 3 after E5, VIP after E6", () => {
     expect(at(0)).toMatchObject({ at: 0, eventIndex: undefined, state: {}, changes: [], rows: { persisted: [], temp: [] } });
-    expect(at(2).rows.persisted).toEqual([{ key: "cart", scope: "session", value: 2, shared: false, change: expect.objectContaining({ kind: "set", before: undefined, after: 2 }) }]);
+    expect(at(2).rows.persisted).toEqual([
+      { key: "cart", scope: "session", value: 2, shared: false, change: expect.objectContaining({ kind: "set", before: undefined, after: 2 }) },
+    ]);
 
     const third = at(3);
     expect(third.state).toEqual({ cart: 2 });
     expect(third.rows.persisted).toEqual([{ key: "cart", scope: "session", value: 2, shared: false, change: undefined }]);
-    expect(third.rows.temp).toEqual([{ key: "temp:quote", scope: "temp", value: undefined, shared: false, change: expect.objectContaining({ kind: "unrecorded", persisted: false }) }]);
+    expect(third.rows.temp).toEqual([
+      { key: "temp:quote", scope: "temp", value: undefined, shared: false, change: expect.objectContaining({ kind: "unrecorded", persisted: false }) },
+    ]);
 
     expect(at(5).rows.persisted).toEqual([{ key: "cart", scope: "session", value: 3, shared: false, change: expect.objectContaining({ before: 2, after: 3 }) }]);
     const sixth = at(6);
@@ -58,14 +62,11 @@ describe("the state as of event N", () => {
   });
 
   it("lists session keys before shared ones, marks app: and user: keys shared, keeps a deleted key's row, and never lists a live temp: value as persisted", () => {
-    const rows = stateRows(
-      { "user:tier": "gold", zebra: 1, "app:theme": "dark", apple: 2, "temp:live": "x" },
-      [
-        { key: "gone", scope: "session", kind: "delete", before: 5, after: undefined, persisted: true },
-        { key: "user:tier", scope: "user", kind: "set", before: "silver", after: "gold", persisted: true },
-        { key: "temp:live", scope: "temp", kind: "set", before: undefined, after: "x", persisted: false },
-      ],
-    );
+    const rows = stateRows({ "user:tier": "gold", zebra: 1, "app:theme": "dark", apple: 2, "temp:live": "x" }, [
+      { key: "gone", scope: "session", kind: "delete", before: 5, after: undefined, persisted: true },
+      { key: "user:tier", scope: "user", kind: "set", before: "silver", after: "gold", persisted: true },
+      { key: "temp:live", scope: "temp", kind: "set", before: undefined, after: "x", persisted: false },
+    ]);
     expect(rows.persisted.map((row) => [row.key, row.shared, row.value, row.change?.kind])).toEqual([
       ["apple", false, 2, undefined],
       ["gone", false, undefined, "delete"],
@@ -79,12 +80,15 @@ describe("the state as of event N", () => {
 
 describe("the rebuild comparison", () => {
   it("lists every key, the divergences first, with both sides", () => {
-    const rows = rebuildRows({ cart: 3, "app:theme": "dark", "temp:quote": "Q-77" }, {
-      differences: [
-        { scope: "session", key: "discount", snapshot: "VIP", replayed: undefined },
-        { scope: "session", key: "cart", snapshot: 5, replayed: 3 },
-      ],
-    });
+    const rows = rebuildRows(
+      { cart: 3, "app:theme": "dark", "temp:quote": "Q-77" },
+      {
+        differences: [
+          { scope: "session", key: "discount", snapshot: "VIP", replayed: undefined },
+          { scope: "session", key: "cart", snapshot: 5, replayed: 3 },
+        ],
+      },
+    );
     expect(rows).toEqual([
       { key: "cart", scope: "session", replayed: 3, snapshot: 5, matches: false },
       { key: "discount", scope: "session", replayed: undefined, snapshot: "VIP", matches: false },

@@ -129,7 +129,9 @@ describe.each(SESSION_DATABASES)("session service: $name", (kind) => {
     const event = await service.appendEvent(session, { id: "quote", author: "agent", actions: { stateDelta: { "temp:quote": "Q-77", cart: 2 } } });
     expect(session.state).toEqual({ "temp:quote": "Q-77", cart: 2 });
     expect(event.actions).toEqual({ stateDelta: { cart: 2 }, tempKeys: ["temp:quote"] });
-    const rows = await database.client.query<{ text: string }>(`SELECT state_delta::text || coalesce(temp_keys::text, '') || state::text AS text FROM session_events, sessions WHERE sessions.id = 'temp' AND session_id = 'temp'`);
+    const rows = await database.client.query<{ text: string }>(
+      `SELECT state_delta::text || coalesce(temp_keys::text, '') || state::text AS text FROM session_events, sessions WHERE sessions.id = 'temp' AND session_id = 'temp'`,
+    );
     expect(rows[0]?.text).not.toContain("Q-77");
     const fetched = (await service.get("temp")) as Session;
     expect(fetched.state).toEqual({ cart: 2 });

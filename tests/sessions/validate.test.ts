@@ -87,7 +87,7 @@ describe("checkEvent's fast path", () => {
   });
 
   it("accepts only what zod accepts on generated events (keys, lengths, NUL, scope prefixes, values)", () => {
-    const pick = <T,>(items: readonly T[], seed: number): T => items[seed % items.length] as T;
+    const pick = <T>(items: readonly T[], seed: number): T => items[seed % items.length] as T;
     const texts = ["", "a", "temp:", "app:x", "user:", "x".repeat(256), "x".repeat(257), "nul\u0000", "\\u0000", "ok"];
     const values: unknown[] = [1, -0.5, Number.NaN, "s", null, true, [1, [2]], { a: { b: null } }, undefined, new Date(0), 10n];
     let seed = 12_345;

@@ -83,7 +83,12 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
   });
 
   it("refuses malformed ids with a typed error", async () => {
-    for (const bad of [{ runId: "", name: "x" }, { runId: "r", name: "" }, { runId: "r\u0000", name: "x" }, { runId: "r".repeat(300), name: "x" }]) {
+    for (const bad of [
+      { runId: "", name: "x" },
+      { runId: "r", name: "" },
+      { runId: "r\u0000", name: "x" },
+      { runId: "r".repeat(300), name: "x" },
+    ]) {
       const error = await store.append({ ...bad, kind: "value", payload: 1 }).catch((caught: unknown) => caught);
       expect(isBacktrackError(error, "bad_input")).toBe(true);
     }
@@ -95,7 +100,18 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
     await store.append({ runId, name: "turn:0", kind: "model", payload: { message: { role: "assistant", content: [] }, usage: { inputTokens: 10, outputTokens: 3 } } });
     await store.append({ runId, name: "turn:0:call:0:result", kind: "tool_result", payload: { toolName: "t", isError: false } });
     let summary = await store.run(runId);
-    expect(summary).toMatchObject({ agent: "greeter", inputText: "hello there", status: "running", recordCount: 3, lastSeq: 2, modelTurns: 1, toolCalls: 1, inputTokens: 10, outputTokens: 3, completedAt: null });
+    expect(summary).toMatchObject({
+      agent: "greeter",
+      inputText: "hello there",
+      status: "running",
+      recordCount: 3,
+      lastSeq: 2,
+      modelTurns: 1,
+      toolCalls: 1,
+      inputTokens: 10,
+      outputTokens: 3,
+      completedAt: null,
+    });
     await store.append({ runId, name: "run:complete", kind: "value", payload: { value: { text: "bye" } } });
     summary = await store.run(runId);
     expect(summary?.status).toBe("complete");

@@ -7,5 +7,9 @@ export const dynamic = "force-dynamic";
 /** Server-sent events for every run: `change` events ({ changes: [{ runId, seq, status }] }), for live lists. */
 export const GET = route(async (request) => {
   await getStore();
-  return changeStream(request, () => true, async () => ({ ok: true }));
+  return changeStream(
+    request,
+    () => true,
+    async () => ({ ok: true }),
+  );
 });

@@ -18,7 +18,10 @@ export async function generateMetadata({ params }: IdPageProps): Promise<Metadat
   const session = await pageStore()
     .then(({ store }) => (store ? new SessionService(store.client).get(id, { onMismatch: "report" }) : undefined))
     .catch(() => undefined);
-  return previewMetadata(session ? sessionPreview(session) : { title: `${id} · Sessions · Backtrack`, description: `The session ${id} in Backtrack's inspector.` }, `${id} · Sessions · Backtrack`);
+  return previewMetadata(
+    session ? sessionPreview(session) : { title: `${id} · Sessions · Backtrack`, description: `The session ${id} in Backtrack's inspector.` },
+    `${id} · Sessions · Backtrack`,
+  );
 }
 
 /** The inspector reads `?at=N` from the URL itself (nuqs) and clamps it to the session's events. */

@@ -39,7 +39,8 @@ export function registerDemo(program: Command): void {
           intervalMs,
           onEvent: (event) => {
             if (options.json) return;
-            if (event.type === "AssistantTurn") printLine(`turn ${event.turn}: ${event.message.content.map((part) => (part.type === "text" ? part.text : `→ ${part.toolName}`)).join(" ")}`);
+            if (event.type === "AssistantTurn")
+              printLine(`turn ${event.turn}: ${event.message.content.map((part) => (part.type === "text" ? part.text : `→ ${part.toolName}`)).join(" ")}`);
             else if (event.type === "ToolCompleted") printLine(`  ${event.name} done`);
           },
         });

@@ -81,7 +81,11 @@ function describe(run: RecoveredRun): string {
 
 /** Resumes the root of `runId` under a lease and prints how it ended. */
 async function resumeAfterDecision(store: PostgresStore, runId: string, options: DecisionOptions, decided: Record<string, unknown>): Promise<void> {
-  const { root, resumed, run } = await resumeRoot(store, await loadRegistry(demoRegistry(), options.config), runId, { holder: defaultHolder(), ttlMs: ttl(options.leaseTtl), waker: new PostgresWaker(store) });
+  const { root, resumed, run } = await resumeRoot(store, await loadRegistry(demoRegistry(), options.config), runId, {
+    holder: defaultHolder(),
+    ttlMs: ttl(options.leaseTtl),
+    waker: new PostgresWaker(store),
+  });
   if (options.json) return printJson({ ...decided, resumed, run });
   printLine(`${describe(resumed)}${resumed.outcome === "complete" && run ? `: ${(await finalText(store, root)) ?? ""}` : ""}`);
   if (resumed.outcome === "failed") process.exitCode = EXIT_CHECK_FAILED;
@@ -113,7 +117,12 @@ export function registerRecovery(program: Command): void {
         },
       });
       if (options.json) {
-        printJson({ n: result.n, summary: recoveryCounts(result.runs), runs: result.runs, error: result.error ? { code: result.error.code, message: result.error.message } : null });
+        printJson({
+          n: result.n,
+          summary: recoveryCounts(result.runs),
+          runs: result.runs,
+          error: result.error ? { code: result.error.code, message: result.error.message } : null,
+        });
       } else {
         printLine(recoverySentence(result));
       }

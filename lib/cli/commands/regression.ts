@@ -61,14 +61,9 @@ export function summaryLine(diff: Pick<RunDiff, "summary" | "divergentAt" | "ste
 }
 
 function printDiff(diff: RunDiff, limit: number): void {
-  const rows = diff.steps.slice(0, limit).map((entry) => [
-    String(entry.index),
-    String(entry.step),
-    entry.kind,
-    `${entry.status}${entry.realigned ? "*" : ""}`,
-    side(entry, "A"),
-    side(entry, "B"),
-  ]);
+  const rows = diff.steps
+    .slice(0, limit)
+    .map((entry) => [String(entry.index), String(entry.step), entry.kind, `${entry.status}${entry.realigned ? "*" : ""}`, side(entry, "A"), side(entry, "B")]);
   printLine(table([["#", "STEP", "KIND", "STATUS", `A: ${diff.a}`, `B: ${diff.b}`], ...rows]));
   if (diff.steps.length > limit) printLine(`… ${diff.steps.length - limit} more entries (--limit N, or --json for all)`);
   for (const entry of diff.steps.slice(0, limit)) if (entry.detail.note) printLine(`#${entry.index}: ${entry.detail.note}`);
@@ -76,7 +71,8 @@ function printDiff(diff: RunDiff, limit: number): void {
   printLine(summaryLine(diff));
   if (diff.realign?.applied) printLine(`realigned after #${diff.realign.from} (* marks realigned entries; ${diff.realign.edits} insertions and deletions)`);
   else if (diff.realign) printLine(`not realigned: ${diff.realign.reason}`);
-  else if (diff.divergentAt !== null) printLine(`after #${diff.divergentAt} the comparison is positional: an extra or missing call shifts what follows (--realign re-synchronises)`);
+  else if (diff.divergentAt !== null)
+    printLine(`after #${diff.divergentAt} the comparison is positional: an extra or missing call shifts what follows (--realign re-synchronises)`);
 }
 
 export function registerRegression(program: Command): void {
@@ -91,7 +87,8 @@ export function registerRegression(program: Command): void {
       .option("--new-id <id>", "the replay's run id (default <run>~replay-<n>, the first free n)")
       .option("--config <path>", "a backtrack.config.ts registering models and agents (default: ./backtrack.config.ts, BACKTRACK_CONFIG)"),
   ).action(async (runId: string, options: ReplayOptions) => {
-    if (options.check && options.model && options.model !== RECORDED_MODEL) throw new CliError(`--check replays against the recorded outputs: it cannot take --model ${options.model}`);
+    if (options.check && options.model && options.model !== RECORDED_MODEL)
+      throw new CliError(`--check replays against the recorded outputs: it cannot take --model ${options.model}`);
     if (options.check && options.stripMemory) throw new CliError("--check and --strip-memory do not go together");
     if (options.strict && !options.check) throw new CliError("--strict needs --check");
     const registry = await loadRegistry(demoRegistry(), options.config);

@@ -26,31 +26,35 @@ export function registerRuns(program: Command): void {
     }
     const limit = options.limit === undefined ? undefined : Number(options.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new CliError("--limit must be a positive integer");
-    await withStore(options, async (store) => {
-      const page = await store.runs({
-        status: options.status as RunStatus | undefined,
-        agent: options.agent,
-        search: options.search,
-        limit,
-        cursor: options.cursor,
-      });
-      if (options.json) return printJson(page);
-      if (page.runs.length === 0) return printLine("no runs (write some with `backtrack demo`)");
-      printLine(
-        table([
-          ["RUN", "AGENT", "STATUS", "RECORDS", "TURNS", "TOKENS", "STARTED"],
-          ...page.runs.map((run) => [
-            run.runId,
-            run.agent ?? "",
-            run.pause ? `paused (${run.pause.reason})` : run.status,
-            String(run.recordCount),
-            String(run.modelTurns),
-            String(run.inputTokens + run.outputTokens),
-            run.startedAt,
+    await withStore(
+      options,
+      async (store) => {
+        const page = await store.runs({
+          status: options.status as RunStatus | undefined,
+          agent: options.agent,
+          search: options.search,
+          limit,
+          cursor: options.cursor,
+        });
+        if (options.json) return printJson(page);
+        if (page.runs.length === 0) return printLine("no runs (write some with `backtrack demo`)");
+        printLine(
+          table([
+            ["RUN", "AGENT", "STATUS", "RECORDS", "TURNS", "TOKENS", "STARTED"],
+            ...page.runs.map((run) => [
+              run.runId,
+              run.agent ?? "",
+              run.pause ? `paused (${run.pause.reason})` : run.status,
+              String(run.recordCount),
+              String(run.modelTurns),
+              String(run.inputTokens + run.outputTokens),
+              run.startedAt,
+            ]),
           ]),
-        ]),
-      );
-      if (page.nextCursor) printLine(`\nmore: backtrack runs --cursor ${page.nextCursor}`);
-    }, { readOnly: true });
+        );
+        if (page.nextCursor) printLine(`\nmore: backtrack runs --cursor ${page.nextCursor}`);
+      },
+      { readOnly: true },
+    );
   });
 }

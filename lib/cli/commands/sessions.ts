@@ -52,7 +52,13 @@ function printView(view: SessionView): void {
   const rows = view.events.map((event) => {
     const delta = { ...event.actions.stateDelta };
     const temp = event.actions.tempKeys?.length ? ` + ${event.actions.tempKeys.join(", ")} (not persisted)` : "";
-    return [event.index < view.at ? String(event.index + 1) : `(${event.index + 1})`, event.id, event.author, `${brief(delta, 40)}${temp}`, contentText(event.content).slice(0, 50)];
+    return [
+      event.index < view.at ? String(event.index + 1) : `(${event.index + 1})`,
+      event.id,
+      event.author,
+      `${brief(delta, 40)}${temp}`,
+      contentText(event.content).slice(0, 50),
+    ];
   });
   printLine(table([["#", "EVENT", "AUTHOR", "STATE DELTA", "CONTENT"], ...rows]));
   if (view.at < view.revision) printLine(`\n(events in parentheses come after event ${view.at})`);
@@ -72,17 +78,19 @@ export function registerSessions(program: Command): void {
       const sessions = await new SessionService(store.client).listSessions({ app: options.app, user: options.user, limit });
       if (options.json) return printJson({ sessions });
       if (sessions.length === 0) return printLine("no sessions (write the demo's with `backtrack demo`)");
-      printLine(table([["SESSION", "APP", "USER", "EVENTS", "UPDATED"], ...sessions.map((session) => [session.id, session.app, session.user, String(session.revision), session.updatedAt])]));
+      printLine(
+        table([
+          ["SESSION", "APP", "USER", "EVENTS", "UPDATED"],
+          ...sessions.map((session) => [session.id, session.app, session.user, String(session.revision), session.updatedAt]),
+        ]),
+      );
     });
   });
 
   common(
     program
       .command("session <id>")
-      .description(
-        "a session's events and its state rebuilt from their state deltas (as of event N with --at); " +
-          "exits 1 when the stored state disagrees with the replay",
-      )
+      .description("a session's events and its state rebuilt from their state deltas (as of event N with --at); " + "exits 1 when the stored state disagrees with the replay")
       .option("--at <n>", "show the state after the first N events (default: all)"),
   ).action(async (id: string, options: SessionOptions) => {
     const at = count(options.at, "--at", 0);

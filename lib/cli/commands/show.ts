@@ -22,29 +22,36 @@ function brief(payload: unknown): string {
 
 export function registerShow(program: Command): void {
   common(program.command("show <run>").description("a run's summary and records")).action(async (runId: string, options: CommonOptions) => {
-    await withStore(options, async (store) => {
-      const { run, records } = await load(store, runId);
-      if (options.json) return printJson({ run, records });
-      printLine(`${run.runId}  ${run.agent ?? ""}  ${run.pause ? `paused: ${run.pause.message}` : run.status}`);
-      printLine(`${run.recordCount} records, ${run.modelTurns} model turns, ${run.inputTokens}+${run.outputTokens} tokens, started ${run.startedAt}`);
-      if (run.error) printLine(`error: ${run.error}`);
-      printLine();
-      printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));
-    }, READ_ONLY);
+    await withStore(
+      options,
+      async (store) => {
+        const { run, records } = await load(store, runId);
+        if (options.json) return printJson({ run, records });
+        printLine(`${run.runId}  ${run.agent ?? ""}  ${run.pause ? `paused: ${run.pause.message}` : run.status}`);
+        printLine(`${run.recordCount} records, ${run.modelTurns} model turns, ${run.inputTokens}+${run.outputTokens} tokens, started ${run.startedAt}`);
+        if (run.error) printLine(`error: ${run.error}`);
+        printLine();
+        printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));
+      },
+      READ_ONLY,
+    );
   });
 
-  common(program.command("mermaid <run>").description("a run's Mermaid flowchart"), { json: false }).action(
-    async (runId: string, options: CommonOptions) => {
-      await withStore(options, async (store) => {
+  common(program.command("mermaid <run>").description("a run's Mermaid flowchart"), { json: false }).action(async (runId: string, options: CommonOptions) => {
+    await withStore(
+      options,
+      async (store) => {
         const { records } = await load(store, runId);
         printLine(flowToMermaid(buildFlow(records)));
-      }, READ_ONLY);
-    },
-  );
+      },
+      READ_ONLY,
+    );
+  });
 
-  common(program.command("events <run>").description("a run's durable events (AssistantTurn, ToolCompleted)")).action(
-    async (runId: string, options: CommonOptions) => {
-      await withStore(options, async (store) => {
+  common(program.command("events <run>").description("a run's durable events (AssistantTurn, ToolCompleted)")).action(async (runId: string, options: CommonOptions) => {
+    await withStore(
+      options,
+      async (store) => {
         const { records } = await load(store, runId);
         const events = projectEvents(records);
         if (options.json) return printJson({ runId, events });
@@ -56,7 +63,8 @@ export function registerShow(program: Command): void {
             printLine(`ToolCompleted ${event.name} [${event.toolUseId}]${event.isError ? " error" : ""}: ${brief(event.result)}`);
           }
         }
-      }, READ_ONLY);
-    },
-  );
+      },
+      READ_ONLY,
+    );
+  });
 }

@@ -50,7 +50,10 @@ export function registerStart(program: Command): void {
     .option("--host <host>", "address to listen on (127.0.0.1: this machine only); requests must name it, a loopback name or one in BACKTRACK_ALLOWED_HOSTS", "127.0.0.1")
     .option("--db <url>", "postgres://… or pglite:PATH (default: DATABASE_URL, then .backtrack/)")
     .option("--build", "build again even if a build exists")
-    .option("--config <path>", "backtrack.config.ts with your models and agents, for replays and recovery from the inspector (default: BACKTRACK_CONFIG, then backtrack.config.* here)")
+    .option(
+      "--config <path>",
+      "backtrack.config.ts with your models and agents, for replays and recovery from the inspector (default: BACKTRACK_CONFIG, then backtrack.config.* here)",
+    )
     .action(async (options: StartOptions) => {
       const root = appRoot();
       const target = resolveDatabase(options.db);
@@ -67,7 +70,9 @@ export function registerStart(program: Command): void {
         const code = await run(process.execPath, [nextBin, "build"], root, env);
         if (code !== 0) throw new CliError(`the build failed (exit ${code})`, 1);
       }
-      printLine(`Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""})`);
+      printLine(
+        `Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""})`,
+      );
       const code = await run(process.execPath, [nextBin, "start", "-H", options.host, "-p", options.port], root, env);
       process.exitCode = code;
     });

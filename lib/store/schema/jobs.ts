@@ -19,5 +19,9 @@ export const jobs = pgTable(
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   // Finding jobs whose owner stopped: unfinished ones by heartbeat.
-  (table) => [index("jobs_unfinished_idx").on(table.heartbeatAt).where(sql`${table.status} in ('queued', 'running')`)],
+  (table) => [
+    index("jobs_unfinished_idx")
+      .on(table.heartbeatAt)
+      .where(sql`${table.status} in ('queued', 'running')`),
+  ],
 );

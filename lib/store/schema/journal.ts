@@ -37,7 +37,9 @@ export const runs = pgTable(
     index("runs_parent_idx").on(table.parentRunId),
     // Search by run id and input text uses trigram GIN indexes: drizzle/0001_inspector_search.sql.
     // Recovery enumerates unfinished runs with one query over this small partial index.
-    index("runs_unfinished_idx").on(table.runId).where(sql`${table.status} <> 'complete'`),
+    index("runs_unfinished_idx")
+      .on(table.runId)
+      .where(sql`${table.status} <> 'complete'`),
   ],
 );
 

@@ -19,5 +19,8 @@ const body = z
  */
 export const POST = route<{ id: string }>(async (request, { id }) => {
   const asked = await parseBody(request, body);
-  return json(await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })), 202);
+  return json(
+    await decideThenResume(id, "decision", (store) => approve(store, id, { approved: asked.decision === "approve", by: asked.by ?? "inspector", reason: asked.reason })),
+    202,
+  );
 });

@@ -22,5 +22,10 @@ const body = z
  */
 export const POST = route<{ id: string }>(async (request, { id }) => {
   const asked = await parseBody(request, body);
-  return json(await decideThenResume(id, "resolution", (store) => resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" })), 202);
+  return json(
+    await decideThenResume(id, "resolution", (store) =>
+      resolveHalt(store, id, { outcome: asked.outcome, result: asked.result, reason: asked.reason, by: asked.by ?? "inspector" }),
+    ),
+    202,
+  );
 });

@@ -9,7 +9,10 @@ import { idSchema } from "@/lib/sessions/validate";
 export const dynamic = "force-dynamic";
 
 // The check takes no options: an unknown parameter is a mistake worth saying, not ignoring.
-const query = z.strictObject({}, { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.map((key) => `"${key}"`).join(", ")}: the rebuild check takes none` : undefined) });
+const query = z.strictObject(
+  {},
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown parameter ${issue.keys.map((key) => `"${key}"`).join(", ")}: the rebuild check takes none` : undefined) },
+);
 
 /**
  * GET /api/sessions/{id}/rebuild → `{ id, revision, checkedAt, rebuild, rows }`: the session read

@@ -7,8 +7,17 @@ import { BadInputError } from "@/lib/journal/errors";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ path: z.string().max(2000).regex(/^(\/[^/]*)*$/, "a JSON Pointer into the record's payload, such as /args/apiKey") });
-const seqSchema = z.coerce.number().int().min(0).max(2 ** 31 - 1);
+const query = z.object({
+  path: z
+    .string()
+    .max(2000)
+    .regex(/^(\/[^/]*)*$/, "a JSON Pointer into the record's payload, such as /args/apiKey"),
+});
+const seqSchema = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
 
 /**
  * GET /api/runs/{id}/records/{seq}/reveal?path=/json/pointer → `{ runId, seq, path, value }`: one raw
