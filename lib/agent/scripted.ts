@@ -7,6 +7,7 @@
  */
 import type { AssistantMessage, Message } from "./messages";
 import type { Model, ModelRequest, ModelStreamPart } from "./model";
+import { delay } from "./delay";
 
 export interface ScriptedReply {
   text?: string;
@@ -32,7 +33,7 @@ export function scriptedModel(id: string, script: Script | ScriptedReply[], opti
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
       const turn = request.messages.filter((message) => message.role === "assistant").length;
       const { text = "", toolCalls = [] } = reply(request, turn);
-      if (options.delayMs) await sleep(options.delayMs, request.signal);
+      if (options.delayMs) await delay(options.delayMs, request.signal);
       for (let at = 0; at < text.length; at += chunkSize) yield { type: "text-delta", text: text.slice(at, at + chunkSize) };
       const message: AssistantMessage = {
         role: "assistant",
@@ -54,16 +55,6 @@ export function scriptedModel(id: string, script: Script | ScriptedReply[], opti
 /** A rough, deterministic token count: four characters a token. */
 function estimateTokens(request: ModelRequest): number {
   return Math.ceil(((request.system ?? "").length + JSON.stringify(request.messages).length) / 4);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 }
 
 /** The text of the first user message in a request. */

@@ -11,6 +11,7 @@ import { tool } from "../agent/tool";
 import type { Journal } from "../journal/ports";
 import { demoModel } from "./models";
 import { checkAccount } from "./tools";
+import { delay } from "../agent/delay";
 
 export interface LiveDemoOptions {
   runId?: string;
@@ -29,22 +30,12 @@ export function liveRunId(now: Date = new Date()): string {
   return `live-${now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15)}`;
 }
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-}
-
 export function liveAgent(store: Journal, intervalMs: number = LIVE_DEFAULTS.intervalMs): Agent {
   // The demo's checkAccount, slowed down: same name, so the scripted auditor drives it.
   const slowCheck = tool({
     ...checkAccount,
     execute: async (args, ctx) => {
-      await pause(intervalMs, ctx.signal);
+      await delay(intervalMs, ctx.signal);
       return checkAccount.execute(args, ctx);
     },
   });

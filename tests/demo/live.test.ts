@@ -1,4 +1,5 @@
 /** The live demo writes a real run, a step every interval, on every store. */
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveRunId, runLiveDemo } from "@/lib/demo/live";
 import { outline } from "@/lib/inspect/outline";
@@ -31,6 +32,13 @@ describe.each(STORE_KINDS)("demo --live: $name", (kind) => {
     expect((await store.run("live-test"))?.status).toBe("complete");
     await expect.poll(() => notes.length).toBe(titles.length);
     await unsubscribe();
+  });
+
+  it("leaves no abort listener behind on its signal after each pause", async () => {
+    // A listener per pause, never removed, passed Node's limit of 10 on a 20-account run and printed a warning.
+    const controller = new AbortController();
+    await runLiveDemo(store, { runId: "live-listeners", accounts: 12, intervalMs: 1, signal: controller.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("names live runs by their start time", () => {
