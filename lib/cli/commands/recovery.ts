@@ -98,6 +98,14 @@ async function finalText(store: PostgresStore, runId: string): Promise<string | 
 }
 
 export function registerRecovery(program: Command): void {
+  registerRecover(program);
+  registerApprove(program);
+  registerAnswer(program);
+  registerResolve(program);
+}
+
+/** `recover`: re-drives every unfinished run an agent wrote. */
+function registerRecover(program: Command): void {
   common(
     program
       .command("recover")
@@ -129,7 +137,10 @@ export function registerRecovery(program: Command): void {
       if (result.error) process.exitCode = EXIT_CHECK_FAILED;
     });
   });
+}
 
+/** `approve <run>`: approves or denies the call a paused run waits on. */
+function registerApprove(program: Command): void {
   common(
     program
       .command("approve <run>")
@@ -147,7 +158,10 @@ export function registerRecovery(program: Command): void {
       await resumeAfterDecision(store, runId, options, { decision: decided.record.payload, runId: decided.runId });
     });
   });
+}
 
+/** `answer <run> <text>`: answers a paused run's question. */
+function registerAnswer(program: Command): void {
   common(
     program
       .command("answer <run> <text>")
@@ -163,7 +177,10 @@ export function registerRecovery(program: Command): void {
       await resumeAfterDecision(store, runId, options, { answer: decided.record.payload, runId: decided.runId });
     });
   });
+}
 
+/** `resolve <run>`: says how a call of unknown outcome ended. */
+function registerResolve(program: Command): void {
   common(
     program
       .command("resolve <run>")
