@@ -1,0 +1,5 @@
+/** The multi-process soak on its own (see vitest.config.ts): `npm run test:soak`. */
+import { configDefaults, defineConfig } from "vitest/config";
+import { base, SOAK } from "./vitest.config";
+
+export default defineConfig({ ...base, test: { ...base.test, include: [SOAK], exclude: [...configDefaults.exclude], maxWorkers: 1 } });
