@@ -121,6 +121,21 @@ describe("multi-process soak: 4 recovering workers, kill -9 at random, one serve
     return Number(row?.open) === 0;
   }
 
+  /**
+   * A worker that is driving a run, at random, or any worker when none is: a kill of an idle worker
+   * measures no takeover, and alone on a quiet machine most random kills found their worker idle.
+   */
+  async function victimSlot(): Promise<number> {
+    const driving = await store.client.query<{ holder: string }>(
+      `SELECT DISTINCT l.holder FROM leases l JOIN runs r ON r.run_id = l.run_id
+       WHERE l.expires_at > clock_timestamp() AND r.completed_at IS NULL AND r.status NOT IN ('complete', 'paused')`,
+    );
+    const holders = new Set(driving.map((row) => row.holder));
+    const busy = [...workers.entries()].filter(([, worker]) => holders.has(worker.holder)).map(([slot]) => slot);
+    const slots = busy.length > 0 ? busy : Array.from({ length: WORKERS }, (_, slot) => slot);
+    return slots[Math.floor(Math.random() * slots.length)] as number;
+  }
+
   it("loses no run, repeats no effect, and takes a killed worker's runs over within TTL + 1 s", async () => {
     // 200 runs, each crashed before a random write between its 2nd and its last.
     const jobs = Array.from({ length: RUNS }, (_, index) => job(index));
@@ -144,7 +159,7 @@ describe("multi-process soak: 4 recovering workers, kill -9 at random, one serve
     let generation = 1;
     while (kills.length < KILLS && Date.now() - started < KILL_PHASE_MS) {
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 300));
-      const slot = Math.floor(Math.random() * WORKERS);
+      const slot = await victimSlot();
       const victim = workers.get(slot);
       if (!victim) continue;
       const [now] = await store.client.query<{ at: Date }>("SELECT clock_timestamp() AS at");
