@@ -43,14 +43,27 @@ export function startTs(script: string, args: string[], env: Record<string, stri
   };
 }
 
-/** Runs the CLI (bin/backtrack.mjs) to completion. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to exit. */
+  ms: number;
+}
+
+/** Runs the CLI (bin/backtrack.mjs) to completion, killed after `killAfterMs` so that a hang fails its test instead of outliving it. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, killAfterMs = 120_000): Promise<CliResult> {
+  const started = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [resolve("bin/backtrack.mjs"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("exit", (code) => done({ code, stdout, stderr }));
+    const killer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.on("exit", (code) => {
+      clearTimeout(killer);
+      done({ code, stdout, stderr, ms: Date.now() - started });
+    });
   });
 }

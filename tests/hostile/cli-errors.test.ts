@@ -16,7 +16,7 @@ import { describeFailure } from "@/lib/cli/errors";
 import { RunNotFoundError } from "@/lib/journal/errors";
 import { openStore } from "@/lib/store";
 import { serverUrl, tempFolder } from "../helpers/databases";
-import { runCliBounded, type CliResult } from "./run-cli";
+import { runCli, type CliResult } from "../helpers/processes";
 
 /** Exit 2 and exactly one line on stderr, starting `backtrack: `, with no stack frame in it. */
 function expectOneLine(result: CliResult, exitCode = 2): string {
@@ -67,15 +67,15 @@ describe("CLI errors as one line", () => {
   });
 
   it("a regular file given as the folder: one line, exit 2", async () => {
-    const line = expectOneLine(await runCliBounded(["runs", "--db", `pglite:${aFile}`]));
+    const line = expectOneLine(await runCli(["runs", "--db", `pglite:${aFile}`]));
     expect(line).toBe(`backtrack: cannot open the embedded database in ${aFile}: it is a file, not a folder`);
-    const below = expectOneLine(await runCliBounded(["runs", "--db", `pglite:${join(aFile, "db")}`]));
+    const below = expectOneLine(await runCli(["runs", "--db", `pglite:${join(aFile, "db")}`]));
     expect(below).toContain(`${aFile} is a file, not a folder`);
   });
 
   it("pglite:/proc/x ends at once with one line (mkdir -p there loops forever)", async () => {
     // Killed after 30 s (code null) if it loops: before the fix it never ended.
-    const result = await runCliBounded(["runs", "--db", "pglite:/proc/x"], {}, 30_000);
+    const result = await runCli(["runs", "--db", "pglite:/proc/x"], {}, 30_000);
     const line = expectOneLine(result);
     expect(line).toContain("cannot open the embedded database in /proc/x: cannot create /proc/x");
   });
@@ -84,7 +84,7 @@ describe("CLI errors as one line", () => {
     const url = new URL(serverUrl());
     url.password = "tls-secret";
     url.searchParams.set("sslmode", "require");
-    const result = await runCliBounded(["runs", "--db", url.toString()]);
+    const result = await runCli(["runs", "--db", url.toString()]);
     const line = expectOneLine(result);
     expect(line).toContain("cannot reach the database at postgres://");
     expect(line).toMatch(/TLS|SSL/i);
@@ -92,13 +92,13 @@ describe("CLI errors as one line", () => {
   });
 
   it("runs and show read a folder that cannot be written; a writing command says why it cannot", async () => {
-    const runs = await runCliBounded(["runs", "--json", "--db", `pglite:${readOnly}`]);
+    const runs = await runCli(["runs", "--json", "--db", `pglite:${readOnly}`]);
     expect(runs.code, runs.stderr).toBe(0);
     expect((JSON.parse(runs.stdout) as { runs: Array<{ runId: string }> }).runs.map((run) => run.runId)).toEqual(["kept"]);
-    const show = await runCliBounded(["show", "kept", "--json", "--db", `pglite:${readOnly}`]);
+    const show = await runCli(["show", "kept", "--json", "--db", `pglite:${readOnly}`]);
     expect(show.code, show.stderr).toBe(0);
     expect((JSON.parse(show.stdout) as { records: Array<{ name: string }> }).records.map((record) => record.name)).toEqual(["run:start", "answer"]);
-    const demo = await runCliBounded(["demo", "--db", `pglite:${readOnly}`]);
+    const demo = await runCli(["demo", "--db", `pglite:${readOnly}`]);
     const line = expectOneLine(demo);
     expect(line).toContain(`cannot open the embedded database in ${readOnly}: it cannot be written`);
     expect(line).toContain("commands that only read (runs, show, events, mermaid) can use it");
@@ -107,7 +107,7 @@ describe("CLI errors as one line", () => {
   }, 150_000);
 
   it("--verbose adds the stack to the one-line message", async () => {
-    const result = await runCliBounded(["runs", "--verbose", "--db", `pglite:${aFile}`]);
+    const result = await runCli(["runs", "--verbose", "--db", `pglite:${aFile}`]);
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(`backtrack: cannot open the embedded database in ${aFile}: it is a file, not a folder`);

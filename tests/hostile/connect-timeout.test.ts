@@ -6,7 +6,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
-import { runCliBounded } from "./run-cli";
+import { runCli } from "../helpers/processes";
 
 /** The health route's arguments as Next passes them (route() reads the URL and the params). */
 const healthRequest = () => new NextRequest("http://127.0.0.1/api/health");
@@ -54,7 +54,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
 
   async function expectBoundedFailure(port: number, env: Record<string, string> = {}) {
     const started = Date.now();
-    const result = await runCliBounded(["runs", "--db", url(port)], env);
+    const result = await runCli(["runs", "--db", url(port)], env);
     const elapsed = Date.now() - started;
     expect(result.code, result.stderr).toBe(2);
     expect(elapsed).toBeLessThan(MAX_MS);
@@ -72,7 +72,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
   it("a listener that accepts and never speaks: exit 2, bounded by BACKTRACK_CONNECT_TIMEOUT_MS", async () => {
     // The CLI's own start (tsx, modules) varies with the machine's load: measure it on a refused port.
     const refusedStarted = Date.now();
-    expect((await runCliBounded(["runs", "--db", url(1)])).code).toBe(2);
+    expect((await runCli(["runs", "--db", url(1)])).code).toBe(2);
     const baseline = Date.now() - refusedStarted;
     const { elapsed } = await expectBoundedFailure(silent.port, { BACKTRACK_CONNECT_TIMEOUT_MS: "1000" });
     // Cut at about 1 s, well before postgres.js's own 10 s connect_timeout.
@@ -81,7 +81,7 @@ describe("connecting to something that is not a PostgreSQL server", () => {
 
   it("127.0.0.1:4222 (NATS on this machine, or nothing listening): exit 2, bounded", async () => {
     const started = Date.now();
-    const result = await runCliBounded(["runs", "--db", url(4222)], { BACKTRACK_CONNECT_TIMEOUT_MS: "2000" });
+    const result = await runCli(["runs", "--db", url(4222)], { BACKTRACK_CONNECT_TIMEOUT_MS: "2000" });
     expect(result.code, result.stderr).toBe(2);
     expect(Date.now() - started).toBeLessThan(MAX_MS);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
