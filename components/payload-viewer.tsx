@@ -5,8 +5,8 @@
  * keyboard and screen readers work), long strings are cut with "Show all", long arrays show
  * their first items with "Show more". Secrets arrive redacted by the server (lib/inspect/redact.ts;
  * the patterns come from BACKTRACK_REDACT_KEYS): a redacted value offers "Reveal", which asks the
- * server for that one value (GET /api/runs/{id}/records/{seq}/reveal?path=) when the viewer knows
- * which record it shows (RevealSource) and where the value sits in it (`pointer`). Text is
+ * server for that one value (`<endpoint>?path=`, e.g. GET /api/runs/{id}/records/{seq}/reveal) when
+ * the viewer knows what it shows (RevealSource) and where the value sits in it (`pointer`). Text is
  * rendered as text, never as HTML. Reusable by any page that shows recorded data.
  */
 import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
@@ -29,10 +29,22 @@ export function SecretKeysProvider({ patterns, children }: { patterns: readonly 
   return <SecretKeys.Provider value={matcher}>{children}</SecretKeys.Provider>;
 }
 
-/** The record a viewer shows, for "Reveal" (null: the values are shown as redacted, without the button). */
+/**
+ * What a viewer shows, for "Reveal": the endpoint that answers `?path=<JSON Pointer>` with
+ * `{ value }` (null: the values are shown as redacted, without the button).
+ */
 export interface RevealSource {
-  runId: string;
-  seq: number;
+  endpoint: string;
+}
+
+/** A run's record: pointers go into its payload. */
+export function recordReveal(runId: string, seq: number): RevealSource {
+  return { endpoint: `/api/runs/${encodeURIComponent(runId)}/records/${seq}/reveal` };
+}
+
+/** A session after its first `at` events: pointers start with /event (the event at `at`) or /state. */
+export function sessionReveal(sessionId: string, at: number): RevealSource {
+  return { endpoint: `/api/sessions/${encodeURIComponent(sessionId)}/reveal?at=${at}` };
 }
 
 const Reveal = createContext<RevealSource | null>(null);
@@ -136,7 +148,7 @@ function Redacted({ text, name, pointer, depth, openDepth, path }: { text: strin
   const reveal = async () => {
     if (!source || pointer === undefined) return;
     try {
-      const url = `/api/runs/${encodeURIComponent(source.runId)}/records/${source.seq}/reveal?path=${encodeURIComponent(pointer)}`;
+      const url = `${source.endpoint}${source.endpoint.includes("?") ? "&" : "?"}path=${encodeURIComponent(pointer)}`;
       setRevealed({ value: (await getJson<{ value: unknown }>(url)).value });
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));

@@ -3,7 +3,7 @@
 /** The event at the cursor: who wrote it, in which invocation, its content, and the state delta it stored. */
 import { formatTime } from "@/lib/inspect/view";
 import type { SessionEvent } from "@/lib/sessions/types";
-import { PayloadViewer } from "./payload-viewer";
+import { PayloadViewer, RevealProvider, sessionReveal } from "./payload-viewer";
 
 /** The text of ADK content (`{ role, parts: [{ text }] }`), or undefined for other shapes. */
 function contentText(content: SessionEvent["content"]): string | undefined {
@@ -14,7 +14,7 @@ function contentText(content: SessionEvent["content"]): string | undefined {
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
-export function SessionEventDetail({ event, count }: { event: SessionEvent | undefined; count: number }) {
+export function SessionEventDetail({ sessionId, event, count }: { sessionId: string; event: SessionEvent | undefined; count: number }) {
   if (!event) {
     return (
       <section className="panel detail" aria-labelledby="session-event-heading">
@@ -39,11 +39,21 @@ export function SessionEventDetail({ event, count }: { event: SessionEvent | und
         <dt>Time</dt>
         <dd>{formatTime(event.timestamp)}</dd>
       </dl>
-      <h3>Content</h3>
-      {text !== undefined ? <div className="message-text">{text}</div> : null}
-      {event.content === null ? <p className="muted">None.</p> : <PayloadViewer value={event.content} label="Content" openDepth={text !== undefined ? 0 : 2} />}
-      <h3>State delta (persisted)</h3>
-      {Object.keys(delta).length === 0 ? <p className="muted">None: this event changed no persisted key.</p> : <PayloadViewer value={delta} label="State delta" />}
+      <RevealProvider source={sessionReveal(sessionId, event.index + 1)}>
+        <h3>Content</h3>
+        {text !== undefined ? <div className="message-text">{text}</div> : null}
+        {event.content === null ? (
+          <p className="muted">None.</p>
+        ) : (
+          <PayloadViewer value={event.content} label="Content" openDepth={text !== undefined ? 0 : 2} pointer="/event/content" />
+        )}
+        <h3>State delta (persisted)</h3>
+        {Object.keys(delta).length === 0 ? (
+          <p className="muted">None: this event changed no persisted key.</p>
+        ) : (
+          <PayloadViewer value={delta} label="State delta" pointer="/event/actions/stateDelta" />
+        )}
+      </RevealProvider>
       {tempKeys.length > 0 ? (
         <p className="notice">
           Also set on the live session, never stored:{" "}

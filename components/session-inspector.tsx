@@ -102,9 +102,9 @@ export function SessionInspector({ session, secretKeys }: SessionInspectorProps)
       />
       <div className="inspector session-inspector">
         <SessionEvents events={session.events} at={at} onAt={onAt} />
-        <SessionEventDetail event={event} count={last} />
+        <SessionEventDetail sessionId={session.id} event={event} count={last} />
         <div className="side">
-          <SessionState rows={step.rows} at={step.at} eventId={event?.id} />
+          <SessionState sessionId={session.id} rows={step.rows} at={step.at} eventId={event?.id} />
           <SessionRebuild id={session.id} />
         </div>
       </div>

@@ -7,6 +7,8 @@
  */
 import type { KeyChange } from "@/lib/sessions/timeline";
 import type { StateRow, StateRows } from "@/lib/sessions/inspector";
+import { pointerOf } from "@/lib/inspect/redact";
+import { RevealProvider, sessionReveal } from "./payload-viewer";
 import { SessionValue, valueText } from "./session-value";
 
 function scopeText(row: StateRow): string {
@@ -26,7 +28,7 @@ function changeText(change: KeyChange): string {
   return `changed: ${valueText(change.before)} → ${valueText(change.after)}`;
 }
 
-export function SessionState({ rows, at, eventId }: { rows: StateRows; at: number; eventId: string | undefined }) {
+export function SessionState({ sessionId, rows, at, eventId }: { sessionId: string; rows: StateRows; at: number; eventId: string | undefined }) {
   const title = at === 0 ? "State before the first event" : `State after event ${at}${eventId ? ` (${eventId})` : ""}`;
   return (
     <section className="panel session-state" aria-labelledby="session-state-heading" data-testid="session-state">
@@ -39,32 +41,40 @@ export function SessionState({ rows, at, eventId }: { rows: StateRows; at: numbe
       {rows.persisted.length === 0 ? (
         <p className="muted">Empty.</p>
       ) : (
-        <table className="state-table" aria-label="Persisted state">
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Value</th>
-              <th>Scope</th>
-              <th>This event</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.persisted.map((row) => (
-              <tr key={row.key} className={row.change ? "changed" : undefined} data-changed={row.change ? "" : undefined} data-key={row.key}>
-                <th scope="row" className="mono">
-                  {row.key}
-                </th>
-                <td>{row.value === undefined ? <span className="muted">deleted</span> : <SessionValue value={row.value} label={row.key} />}</td>
-                <td>
-                  <span className={`scope scope-${row.scope}`} title={scopeTitle(row)}>
-                    {scopeText(row)}
-                  </span>
-                </td>
-                <td className="mono">{row.change ? changeText(row.change) : <span className="muted">unchanged</span>}</td>
+        <RevealProvider source={sessionReveal(sessionId, at)}>
+          <table className="state-table" aria-label="Persisted state">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Value</th>
+                <th>Scope</th>
+                <th>This event</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.persisted.map((row) => (
+                <tr key={row.key} className={row.change ? "changed" : undefined} data-changed={row.change ? "" : undefined} data-key={row.key}>
+                  <th scope="row" className="mono">
+                    {row.key}
+                  </th>
+                  <td>
+                    {row.value === undefined ? (
+                      <span className="muted">deleted</span>
+                    ) : (
+                      <SessionValue value={row.value} label={row.key} pointer={`/state${pointerOf([row.key])}`} />
+                    )}
+                  </td>
+                  <td>
+                    <span className={`scope scope-${row.scope}`} title={scopeTitle(row)}>
+                      {scopeText(row)}
+                    </span>
+                  </td>
+                  <td className="mono">{row.change ? changeText(row.change) : <span className="muted">unchanged</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </RevealProvider>
       )}
       {rows.temp.length > 0 ? (
         <div className="temp-keys" data-testid="temp-keys">

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { E2E_ALLOWED_HOST, E2E_TOKEN, HOSTS_PORT, READ_ONLY_PORT, TOKEN_PORT } from "../playwright.config";
 import { generatedText } from "../tests/hostile/jsonl-files";
-import { startCli } from "./cli";
+import { plant, startCli } from "./cli";
 
 test.describe("items 4–7: redirect, hosts, headers, token", () => {
   const port = Number(process.env.E2E_PORT ?? 3100);
@@ -355,6 +355,41 @@ test.describe("item 8: secrets redacted on the server", () => {
     await expect(detail.getByRole("group", { name: "Arguments" })).toContainText(SECRET.apiKey);
     await detail.getByRole("group", { name: "Arguments" }).getByRole("button", { name: "Reveal url" }).click();
     await expect(detail.getByRole("group", { name: "Arguments" })).toContainText(`api_key=${SECRET.queryKey}`);
+  });
+
+  test("Reveal works on the diff page, one side at a time", async ({ page }) => {
+    const [a, b] = runIds;
+    await page.goto(`/diff?a=${a}&b=${b}&at=1`);
+    const detail = page.getByTestId("diff-detail");
+    await expect(detail).toHaveAttribute("data-loaded", "true");
+    const outputA = detail.getByRole("group", { name: "Output A" });
+    const outputB = detail.getByRole("group", { name: "Output B" });
+    await expect(outputA).not.toContainText(SECRET.apiKey);
+    await outputA.getByRole("button", { name: "Reveal token" }).click();
+    await expect(outputA).toContainText(SECRET.apiKey);
+    // Only the asked side is revealed: B's secret stays hidden until its own button is pressed.
+    await expect(outputB).not.toContainText(OTHER);
+    await outputB.getByRole("button", { name: "Reveal token" }).click();
+    await expect(outputB).toContainText(OTHER);
+  });
+
+  test("Reveal works on the session page, for the state and the event", async ({ page, request }) => {
+    const sessionId = await plant("e2e/plant-secret-session.ts", [SECRET.apiKey, SECRET.bearer]);
+    const json = await (await request.get(`/api/sessions/${sessionId}?at=1`)).text();
+    expectNoSecret(json, "the session API");
+    await page.goto(`/sessions/${sessionId}?at=1`);
+    const stateTable = page.getByRole("table", { name: "Persisted state" });
+    await expect(stateTable).toContainText("pro");
+    await expect(stateTable).not.toContainText(SECRET.apiKey);
+    await stateTable.getByRole("button", { name: "Reveal apiKey" }).click();
+    await expect(stateTable).toContainText(SECRET.apiKey);
+    const event = page.getByTestId("session-event");
+    await expect(event).not.toContainText(SECRET.bearer);
+    const content = event.getByRole("group", { name: "Content" });
+    await content.getByRole("button", { name: "Reveal token" }).click();
+    await expect(content).toContainText(SECRET.bearer);
+    // A pointer outside the event and the state is refused.
+    expect((await request.get(`/api/sessions/${sessionId}/reveal?at=1&path=/initialState`)).status()).toBe(400);
   });
 
   test("reveal is refused in read-only mode and without the token", async ({ request }) => {

@@ -3,9 +3,8 @@
  * resume is slow (the config's model takes SLOW_RESUME_MS to answer after the approval), planted
  * under fresh ids so that each test can run again on the same database.
  */
-import { spawn } from "node:child_process";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { E2E_DATABASE } from "../playwright.config";
+import { plant } from "./cli";
 import { SLOW_RESUME_MS } from "./fixtures/backtrack.config.mjs";
 
 interface JobBody {
@@ -24,12 +23,7 @@ const jobOf = async (request: APIRequestContext, jobId: string) => (await (await
 /** A refund run paused for approval, under a new id (e2e/plant-paused-refund.ts); `agent`: one the server does not know. */
 async function plantPausedRefund(agent?: string): Promise<string> {
   const runId = `slow-refund-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const args = ["--import", "tsx", "e2e/plant-paused-refund.ts", E2E_DATABASE, runId, ...(agent ? ["--agent", agent] : [])];
-  const child = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: "" } });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`plant-paused-refund exited ${code}: ${stderr}`);
+  await plant("e2e/plant-paused-refund.ts", [runId, ...(agent ? ["--agent", agent] : [])]);
   return runId;
 }
 

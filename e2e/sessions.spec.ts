@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_DATABASE } from "../playwright.config";
+import { plant } from "./cli";
 
 // The demo (written on the first start of the e2e database) holds the seed's ticket-booking session.
 const state = (page: Page) => page.getByTestId("session-state");
@@ -8,16 +7,7 @@ const stateRow = (page: Page, key: string) => state(page).locator(`tr[data-key="
 const rebuild = (page: Page) => page.getByTestId("rebuild");
 
 /** Writes the session "direct-write" whose stored snapshot disagrees with its events (e2e/plant-divergence.ts). */
-async function plantDivergence(): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "e2e/plant-divergence.ts", E2E_DATABASE], { env: { ...process.env, DATABASE_URL: "" } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`plant-divergence exited ${code}: ${stderr}`);
-  return stdout.trim();
-}
+const plantDivergence = () => plant("e2e/plant-divergence.ts");
 
 test("the sessions list: filtered by app and user in the URL, each linking to its page", async ({ page }) => {
   await page.goto("/runs");

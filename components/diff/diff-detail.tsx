@@ -11,7 +11,7 @@ import type { ToolCallSignature } from "@/lib/inspect/decision-points";
 import type { DiffEntry } from "@/lib/inspect/diff";
 import { STATUS_WORDS, type DiffHead } from "@/lib/inspect/diff-view";
 import { runHref } from "../links";
-import { PayloadViewer } from "../payload-viewer";
+import { PayloadViewer, recordReveal, RevealProvider } from "../payload-viewer";
 import { JsonDiff, WordDiff } from "./diff-parts";
 
 export interface DiffDetailProps {
@@ -56,7 +56,13 @@ function ToolCallsDiff({ a, b }: { a: readonly ToolCallSignature[] | undefined; 
   );
 }
 
-function ToolPoint({ entry }: { entry: DiffEntry }) {
+/** One side's output whole; a redacted value in it can be revealed from the tool result record behind it. */
+function SideOutput({ runId, seq, value, label }: { runId: string; seq: number | undefined; value: unknown; label: string }) {
+  const viewer = <PayloadViewer value={value} label={label} openDepth={1} pointer={seq !== undefined && seq >= 0 ? "/result" : undefined} />;
+  return seq !== undefined && seq >= 0 ? <RevealProvider source={recordReveal(runId, seq)}>{viewer}</RevealProvider> : viewer;
+}
+
+function ToolPoint({ entry, head }: { entry: DiffEntry; head: DiffHead }) {
   const { detail } = entry;
   return (
     <>
@@ -75,11 +81,11 @@ function ToolPoint({ entry }: { entry: DiffEntry }) {
       <div className="diff-sides">
         <div>
           <h3>Output A</h3>
-          {detail.kindA === "tool" ? <PayloadViewer value={detail.outputA} label="Output A" openDepth={1} /> : <p className="muted">—</p>}
+          {detail.kindA === "tool" ? <SideOutput runId={head.a} seq={detail.seqA} value={detail.outputA} label="Output A" /> : <p className="muted">—</p>}
         </div>
         <div>
           <h3>Output B</h3>
-          {detail.kindB === "tool" ? <PayloadViewer value={detail.outputB} label="Output B" openDepth={1} /> : <p className="muted">—</p>}
+          {detail.kindB === "tool" ? <SideOutput runId={head.b} seq={detail.seqB} value={detail.outputB} label="Output B" /> : <p className="muted">—</p>}
         </div>
       </div>
     </>
@@ -119,7 +125,7 @@ export function DiffDetail({ head, at, entry, loading, error }: DiffDetailProps)
               <ToolCallsDiff a={entry.detail.toolCallsA} b={entry.detail.toolCallsB} />
             </>
           ) : null}
-          {entry.detail.kindA === "tool" || entry.detail.kindB === "tool" ? <ToolPoint entry={entry} /> : null}
+          {entry.detail.kindA === "tool" || entry.detail.kindB === "tool" ? <ToolPoint entry={entry} head={head} /> : null}
         </>
       ) : null}
     </section>

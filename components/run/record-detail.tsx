@@ -8,7 +8,7 @@ import { useState } from "react";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import { formatTime } from "@/lib/inspect/view";
 import { isKnownKind, type JournalRecord } from "@/lib/journal/types";
-import { PayloadViewer, RevealProvider } from "../payload-viewer";
+import { PayloadViewer, recordReveal, RevealProvider } from "../payload-viewer";
 import { RecordBody } from "./record-kinds";
 
 export function RecordDetail({
@@ -34,7 +34,7 @@ export function RecordDetail({
         {record ? ` · ${formatTime(record.createdAt)}` : ""}
       </p>
       {record ? (
-        <RevealProvider source={{ runId: record.runId, seq: record.seq }}>
+        <RevealProvider source={recordReveal(record.runId, record.seq)}>
           <RecordBody record={record} />
           {isKnownKind(record.kind) ? <RawPayload key={record.seq} payload={record.payload} /> : null}
         </RevealProvider>
