@@ -97,6 +97,8 @@ export { isPause, PauseSignal, PendingApproval, Interrupted, Sleeping, ResumeHal
 export { SagaAbortedError, type CompensationOutcome } from "./agent/saga";
 /** Agents and models by name, as recovery, replays and backtrack.config.ts resolve them. */
 export { Registry, UnknownNameError, type AgentEntry, type ModelEntry } from "./agent/registry";
+/** Named scorers (`same-decisions` is built in): what `backtrack test` and bisect judge a replay by. */
+export { SAME_DECISIONS, runScorer, type ScoredDiff, type ScoreResult, type ScorerEntry } from "./agent/scorers";
 /** The memory port: what a memory component composes in front of turn 0 (journaled as turn:0:memctx). */
 export type { AgentMemory, MemoryComposition, MemoryContextPayload, MemoryRequest, RecalledMemory } from "./agent/memory";
 
@@ -164,4 +166,4 @@ export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";
 
 // ── backtrack.config.ts ──────────────────────────────────────────────────────────────────────
 /** The config file's shape, and applying one to a registry (loading the file is the CLI's and the server's). */
-export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./config/config";
+export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel, type ConfigScorer } from "./config/config";

@@ -8,10 +8,11 @@ import type { Journal } from "../journal/ports";
 import type { Agent } from "./agent";
 import type { HeaderPayload } from "./payloads";
 import type { Model } from "./model";
+import { SAME_DECISIONS, type ScorerEntry } from "./scorers";
 
 export class UnknownNameError extends BacktrackError {
   constructor(
-    readonly what: "agent" | "model",
+    readonly what: "agent" | "model" | "scorer",
     readonly unknownName: string,
     readonly known: string[],
   ) {
@@ -45,6 +46,8 @@ export interface ModelEntry {
 export class Registry {
   private readonly agents = new Map<string, AgentEntry>();
   private readonly models = new Map<string, ModelEntry>();
+  /** Every registry knows `same-decisions`; registering that name again replaces it. */
+  private readonly scorers = new Map<string, ScorerEntry>([[SAME_DECISIONS.name, SAME_DECISIONS]]);
 
   registerAgent(entry: AgentEntry): this {
     this.agents.set(entry.name, entry);
@@ -54,6 +57,21 @@ export class Registry {
   registerModel(entry: ModelEntry): this {
     this.models.set(entry.name, entry);
     return this;
+  }
+
+  registerScorer(entry: ScorerEntry): this {
+    this.scorers.set(entry.name, entry);
+    return this;
+  }
+
+  scorerNames(): string[] {
+    return [...this.scorers.keys()];
+  }
+
+  scorer(name: string): ScorerEntry {
+    const entry = this.scorers.get(name);
+    if (!entry) throw new UnknownNameError("scorer", name, this.scorerNames());
+    return entry;
   }
 
   agentNames(): string[] {

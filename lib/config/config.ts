@@ -16,15 +16,21 @@ import { z } from "zod";
 import { fromAiSdk } from "../agent/ai-sdk";
 import type { Model } from "../agent/model";
 import type { AgentEntry, Registry } from "../agent/registry";
+import type { ScorerEntry } from "../agent/scorers";
 import { ConfigError } from "../journal/errors";
 
 export type ConfigModel = Model | LanguageModelV3 | (() => Model | LanguageModelV3);
+
+/** A scorer by the name `backtrack test --scorer NAME` and `bisect --scorer NAME` use: its function, or the function with a description. */
+export type ConfigScorer = ScorerEntry["score"] | { description?: string; score: ScorerEntry["score"] };
 
 export interface BacktrackConfig {
   /** Models by the name `replay --model NAME` uses; an AI SDK model is adapted with fromAiSdk. */
   models?: Record<string, ConfigModel>;
   /** Agents by the name their runs record; a name the demo also uses replaces the demo's. */
   agents?: AgentEntry[];
+  /** Scorers by name; `same-decisions` is built in (a config entry of that name replaces it). */
+  scorers?: Record<string, ConfigScorer>;
 }
 
 export function defineConfig(config: BacktrackConfig): BacktrackConfig {
@@ -37,6 +43,15 @@ const objectOrFunction = (value: unknown) => callable(value) || (typeof value ==
 const configSchema = z.object({
   models: z.record(z.string().min(1), z.custom<ConfigModel>(objectOrFunction, "a model: a Backtrack Model, an AI SDK model or a function returning one")).optional(),
   agents: z.array(z.object({ name: z.string().min(1), create: z.custom<AgentEntry["create"]>(callable, "create(store, model) must be a function") }).loose()).optional(),
+  scorers: z
+    .record(
+      z.string().min(1),
+      z.union([
+        z.custom<ScorerEntry["score"]>(callable, "a scorer: a function (diff) => boolean | { pass }"),
+        z.object({ description: z.string().optional(), score: z.custom<ScorerEntry["score"]>(callable, "score(diff) must be a function") }),
+      ]),
+    )
+    .optional(),
 });
 
 function isBacktrackModel(value: unknown): value is Model {
@@ -67,5 +82,10 @@ export function applyConfig(registry: Registry, loaded: unknown, where = "backtr
     registry.registerModel({ name, description: "from the config", create: () => toModel(name, value) });
   }
   for (const agent of parsed.data.agents ?? []) registry.registerAgent(agent as AgentEntry);
+  for (const [name, value] of Object.entries(parsed.data.scorers ?? {})) {
+    registry.registerScorer(
+      typeof value === "function" ? { name, description: "from the config", score: value } : { name, description: value.description ?? "from the config", score: value.score },
+    );
+  }
   return registry;
 }

@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Registry } from "@/lib/agent/registry";
+import { runScorer } from "@/lib/agent/scorers";
+import { applyConfig } from "@/lib/config/config";
+import { ConfigError } from "@/lib/journal/errors";
 import { findConfig, loadRegistry } from "@/lib/config/file";
 import { demoRegistry } from "@/lib/demo/registry";
 
@@ -52,5 +55,34 @@ describe("loadRegistry", () => {
     const withDemo = await loadRegistry(demoRegistry(), undefined, cwd);
     expect(withDemo.hasAgent("billing")).toBe(true);
     expect(withDemo.hasAgent("refunds")).toBe(true);
+  });
+});
+
+describe("scorers", () => {
+  it("knows same-decisions out of the box and registers the config's scorers by name", async () => {
+    const cwd = folder();
+    writeFileSync(
+      join(cwd, "backtrack.config.mjs"),
+      `export default {
+        scorers: {
+          "no-refunds": (diff) => diff.divergentAt === null || diff.divergentAt > 3,
+          strict: { description: "never passes", score: () => ({ pass: false, reason: "strict" }) },
+        },
+      };`,
+    );
+    const registry = await loadRegistry(new Registry(), undefined, cwd);
+    expect(registry.scorerNames().sort()).toEqual(["no-refunds", "same-decisions", "strict"]);
+    expect(await runScorer(registry.scorer("same-decisions"), { a: "x", b: "y", divergentAt: null })).toEqual({ pass: true, score: 1 });
+    expect((await runScorer(registry.scorer("same-decisions"), { a: "x", b: "y", divergentAt: 2 })).pass).toBe(false);
+    expect(await runScorer(registry.scorer("no-refunds"), { a: "x", b: "y", divergentAt: 2 })).toEqual({ pass: false });
+    expect(await runScorer(registry.scorer("no-refunds"), { a: "x", b: "y", divergentAt: 5 })).toEqual({ pass: true });
+    expect(registry.scorer("strict").description).toBe("never passes");
+    expect(() => registry.scorer("missing")).toThrow(/no scorer named "missing" is registered \(known: same-decisions, no-refunds, strict\)/);
+  });
+
+  it("refuses a scorer that is not a function, and a scorer answer that is not a verdict", async () => {
+    expect(() => applyConfig(new Registry(), { scorers: { broken: 3 } })).toThrow(ConfigError);
+    const registry = applyConfig(new Registry(), { scorers: { odd: () => "yes" } });
+    await expect(runScorer(registry.scorer("odd"), { a: "x", b: "y", divergentAt: null })).rejects.toThrow(/returned "yes"/);
   });
 });
