@@ -108,7 +108,11 @@ export class AiSdkRun {
     const hash = requestHash(request);
     if (this.mode === "replay") return { request, hash, recorded: this.replayed(hash) };
     const recorded = this.recordedTurns.find((turn) => !this.served.has(turn.turn) && turn.payload.requestHash === hash);
-    if (recorded) return { request, hash, recorded: this.serve(recorded) };
+    if (recorded) {
+      // Cut off between its answer and run:complete: the marker is written now.
+      if (!this.records.has(RUN_COMPLETE)) await this.completeIfFinal(recorded);
+      return { request, hash, recorded: this.serve(recorded) };
+    }
     if (!this.records.has(RUN_START)) await this.writeHeader(request, modelId);
     return { request, hash };
   }

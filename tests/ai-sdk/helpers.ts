@@ -1,5 +1,5 @@
 /** Scripted AI SDK models (MockLanguageModelV3 from ai/test) and tools for the AI SDK integration's tests. */
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream, tool, wrapLanguageModel, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
@@ -39,22 +39,27 @@ export function streamed(reply: Reply): LanguageModelV3StreamPart[] {
   return [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: id, toolName: name, input: JSON.stringify(input) }, finish("tool-calls")];
 }
 
-/** A mock model answering `replies` in order, for generate and stream calls alike; `calls` counts the provider calls. */
+/**
+ * A mock model for generate and stream calls alike that answers by where the conversation is:
+ * `replies[n]` when the prompt holds n tool messages (so a resumed run gets the same answers as
+ * a fresh one). `calls` counts the provider calls.
+ */
 export function scripted(replies: Reply[]): MockLanguageModelV3 & { calls: () => number } {
-  let next = 0;
-  const take = (): Reply => {
-    const reply = replies[next];
-    next += 1;
-    if (!reply) throw new Error(`the mock model was called ${next} times, but only ${replies.length} replies are scripted`);
+  let calls = 0;
+  const take = (options: LanguageModelV3CallOptions): Reply => {
+    calls += 1;
+    const step = options.prompt.filter((message) => message.role === "tool").length;
+    const reply = replies[step];
+    if (!reply) throw new Error(`the mock model has no reply for step ${step} (${replies.length} scripted)`);
     return reply;
   };
   const model = new MockLanguageModelV3({
     provider: "mock",
     modelId: "scripted-1",
-    doGenerate: async () => generated(take()),
-    doStream: async () => ({ stream: simulateReadableStream({ chunks: streamed(take()), chunkDelayInMs: 1 }) }),
+    doGenerate: async (options) => generated(take(options)),
+    doStream: async (options) => ({ stream: simulateReadableStream({ chunks: streamed(take(options)), chunkDelayInMs: 1 }) }),
   });
-  return Object.assign(model, { calls: () => next });
+  return Object.assign(model, { calls: () => calls });
 }
 
 /** A model that must not be called (everything it would say is recorded). */
