@@ -2,4 +2,4 @@
 export { backtrackMiddleware, type BacktrackMiddlewareOptions } from "./middleware";
 export { journalTools, type JournalToolsOptions, type JournaledToolOptions } from "./tools";
 export { fromAiSdkTools, type FromAiSdkToolsOptions } from "./registry-tools";
-export type { AiSdkModelPayload, JournalMode } from "./session";
+export type { AiSdkModelPayload } from "./session";
