@@ -39,6 +39,21 @@ export function requestOf(params: LanguageModelV3CallOptions): JournaledRequest 
   return { ...(systems.length > 0 ? { system: systems.join("\n\n") } : {}), messages, tools };
 }
 
+/** Past this size a journaled request keeps only the messages after the last assistant message. */
+export const MAX_REQUEST_BYTES = 256 * 1024;
+
+/**
+ * The request as a model record keeps it: whole, or, when larger than MAX_REQUEST_BYTES (a long
+ * conversation: each record would repeat all of it), only what is new since the model last
+ * answered, with `omitted` saying how many earlier messages the earlier records hold.
+ */
+export function journaledRequest(request: JournaledRequest): JournaledRequest & { omitted?: number } {
+  if (Buffer.byteLength(JSON.stringify(request.messages), "utf8") <= MAX_REQUEST_BYTES) return request;
+  const lastAnswer = request.messages.map((message) => message.role).lastIndexOf("assistant");
+  if (lastAnswer < 0) return request;
+  return { ...request, messages: request.messages.slice(lastAnswer + 1), omitted: lastAnswer + 1 };
+}
+
 /** The hash a resumed call is matched by: system text and messages (not the tool list, not provider options). */
 export function requestHash(request: JournaledRequest): string {
   return stableHash({ system: request.system ?? null, messages: request.messages });

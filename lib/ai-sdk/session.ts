@@ -21,14 +21,15 @@ import { inputMessages, textOf, toolCallsOf, type AssistantMessage, type RunInpu
 import type { HeaderPayload, ModelPayload } from "../agent/payloads";
 import type { PauseSignal } from "../agent/pauses";
 import { NoRecordedOutputError } from "../agent/replay";
-import { requestHash, type JournaledRequest } from "./convert";
+import { journaledRequest, requestHash, type JournaledRequest } from "./convert";
 
 export type JournalMode = "record" | "replay";
 
 /** A model record written by backtrackMiddleware: the native payload plus what the call was asked. */
 export interface AiSdkModelPayload extends ModelPayload {
   source: "ai-sdk";
-  request: JournaledRequest;
+  /** What the call was asked; a long conversation keeps only its new messages (`omitted` counts the rest). */
+  request: JournaledRequest & { omitted?: number };
   requestHash: string;
   /** The AI SDK's unified finish reason. */
   finishReason: string;
@@ -151,7 +152,7 @@ export class AiSdkRun {
   async journal(plan: CallPlan, output: { message: AssistantMessage; usage: Usage; model: string; durationMs: number; finishReason: string }): Promise<RecordedTurn> {
     const turn = this.nextTurn;
     this.nextTurn += 1;
-    const payload: AiSdkModelPayload = { ...output, source: "ai-sdk", request: plan.request, requestHash: plan.hash };
+    const payload: AiSdkModelPayload = { ...output, source: "ai-sdk", request: journaledRequest(plan.request), requestHash: plan.hash };
     const { record } = await this.append(turnName(turn), "model", payload);
     const recorded: RecordedTurn = { turn, payload: record.payload as RecordedTurn["payload"] };
     this.recordedTurns.push(recorded);
