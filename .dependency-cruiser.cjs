@@ -8,7 +8,7 @@
  * Levels, lowest first (a folder imports its own level's listed peers and the levels below):
  *   journal                                   nothing of ours
  *   agent, store                              journal
- *   inspect, recovery                         agent, journal
+ *   inspect, recovery, ai-sdk                 agent, journal
  *   sessions, memory, config, otel            journal, agent, store, inspect, recovery
  *   regression                                the above, and memory and config (a replay's memory and models)
  *   fork, suites                              all of the above, regression included
@@ -39,6 +39,7 @@ module.exports = {
     layer("store", ["journal"], "store implements the journal's ports over PostgreSQL; it knows no agent"),
     layer("inspect", ["agent", "journal"], "inspect holds pure projections of a history"),
     layer("recovery", ["agent", "journal"], "recovery re-drives runs through the agent and the journal's ports"),
+    layer("ai-sdk", ["agent", "journal"], "ai-sdk journals AI SDK apps (middleware, tools) in the native loop's record names"),
     layer("sessions", BELOW_SERVICES, "sessions: the layers below"),
     layer("memory", BELOW_SERVICES, "memory (AgentMemory implementations): the layers below; the port is in agent"),
     layer("config", BELOW_SERVICES, "config: the layers below; the registry is passed in, never the demo's"),

@@ -72,6 +72,17 @@ export { tool, sleep, type Tool, type AnyTool, type ToolContext, type ToolSafety
 export { collect, type Model, type ModelRequest, type ModelStreamPart, type ToolDescription } from "./agent/model";
 /** Any AI SDK language model (LanguageModelV3) as a Backtrack model. */
 export { fromAiSdk, ModelCallError } from "./agent/ai-sdk";
+/** AI SDK apps journaled as runs: the model middleware, journaled tools, and the app's tools for a registry (replays, recovery). */
+export {
+  backtrackMiddleware,
+  journalTools,
+  fromAiSdkTools,
+  type BacktrackMiddlewareOptions,
+  type JournalToolsOptions,
+  type JournaledToolOptions,
+  type FromAiSdkToolsOptions,
+  type AiSdkModelPayload,
+} from "./ai-sdk/index";
 /** Messages, a run's input, usage, and reading an assistant message's text and tool calls. */
 export {
   inputMessages,

@@ -15,8 +15,15 @@ export class NoRecordedOutputError extends BacktrackError {
   constructor(
     readonly runId: string,
     readonly recordedTurns: number,
+    /** The 0-based model call whose request differs from the recorded one (an AI SDK replay); absent when the calls ran out. */
+    readonly differingCall?: number,
   ) {
-    super("no_recorded_output", `the replay of "${runId}" asked for model turn ${recordedTurns + 1}, but only ${recordedTurns} were recorded: the replayed run diverged`);
+    super(
+      "no_recorded_output",
+      differingCall === undefined
+        ? `the replay of "${runId}" asked for model turn ${recordedTurns + 1}, but only ${recordedTurns} were recorded: the replayed run diverged`
+        : `the replay of "${runId}" differs at model call ${differingCall + 1}: its messages are not the recorded call's, so no recorded output fits`,
+    );
   }
 }
 

@@ -56,3 +56,22 @@ test("the subpath entries resolve through exports and share one copy of each cla
   assert.equal("demoRegistry" in main, false);
   assert.ok(new testing.SimulatedCrashError(1, "before", "x") instanceof main.BacktrackError);
 });
+
+test("the AI SDK example journals its generateText run, and a second run resumes it without a model call", async () => {
+  const run = () => execFileSync(process.execPath, ["examples/ai-sdk-app.mjs", "ai-sdk-example-1"], { env: { ...process.env, DATABASE_URL: url.toString() }, encoding: "utf8" });
+  assert.match(run(), /ai-sdk-example-1: It is sunny in Lisbon, 24°C\./);
+  const { openStore, renderMermaid } = await import("backtrack");
+  const store = await openStore({ url: url.toString() });
+  try {
+    const names = (await store.history("ai-sdk-example-1")).map((record) => record.name);
+    assert.deepEqual(names, ["run:start", "turn:0", "turn:0:call:0:attempt", "turn:0:call:0:result", "turn:1", "run:complete"]);
+    assert.match(run(), /ai-sdk-example-1: It is sunny in Lisbon, 24°C\./);
+    assert.equal((await store.history("ai-sdk-example-1")).length, names.length);
+    const summary = await store.run("ai-sdk-example-1");
+    assert.equal(summary?.agent, "weather-app");
+    assert.equal(summary?.status, "complete");
+    assert.ok((await renderMermaid(store, "ai-sdk-example-1")).includes('["tool: weather"]'));
+  } finally {
+    await store.close();
+  }
+});
