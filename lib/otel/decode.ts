@@ -169,3 +169,25 @@ function valueOf(value: unknown, depth: number): AttributeValue {
   if (typeof any.bytesValue === "string") return any.bytesValue;
   return null;
 }
+
+/** A request's whole body, refused above `limitBytes` (declared or read) and when cut short of its Content-Length. */
+export async function readOtlpBody(request: Request, limitBytes = OTLP_BODY_LIMIT_BYTES): Promise<Uint8Array> {
+  const header = request.headers.get("content-length");
+  const declared = header === null ? undefined : Number(header);
+  if (declared !== undefined && Number.isFinite(declared) && declared > limitBytes) throw new OtlpTooLargeError(declared, limitBytes);
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      received += part.value.byteLength;
+      if (received > limitBytes) {
+        await reader.cancel();
+        throw new OtlpTooLargeError(received, limitBytes);
+      }
+      chunks.push(part.value);
+    }
+  }
+  if (declared !== undefined && Number.isInteger(declared) && received !== declared) throw new OtlpBodyError(`the body is ${received} bytes but Content-Length said ${declared}`);
+  return new Uint8Array(Buffer.concat(chunks));
+}

@@ -143,19 +143,23 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
     depthCache.set(node.spanId, value);
     return value;
   };
+  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
   let topSeen = false;
   for (const node of [...runSpans].sort((a, b) => depth(a) - depth(b) || compareNs(a.startNs, b.startNs))) {
     const above = runAncestor(nodes, node);
+    const aiSdk = node.span?.name.startsWith("ai.") === true;
     if (node.runId) runOf.set(node.spanId, { runId: node.runId, parentRunId: null });
-    else if (above === null || above === "unknown") {
+    else if (above === null || (above === "unknown" && aiSdk && !topArrived)) {
       runOf.set(node.spanId, topSeen ? { runId: `${traceRunId}.${node.spanId}`, parentRunId: traceRunId } : { runId: traceRunId, parentRunId: null });
+      topSeen = true;
+    } else if (above === "unknown") {
+      // Under a parent that has not arrived: a sub-agent of the top run once that is here, else it waits.
+      if (topArrived) runOf.set(node.spanId, { runId: `${traceRunId}.${node.spanId}`, parentRunId: traceRunId });
     } else {
-      const parentRun = runOf.get(above.spanId)?.runId ?? traceRunId;
-      runOf.set(node.spanId, { runId: `${parentRun}.${node.spanId}`, parentRunId: parentRun });
+      const parentRun = runOf.get(above.spanId)?.runId;
+      if (parentRun !== undefined) runOf.set(node.spanId, { runId: `${parentRun}.${node.spanId}`, parentRunId: parentRun });
     }
-    if (above === null) topSeen = true;
   }
-  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
   // Where each waiting span goes now (or stays waiting).
   const assigned = new Map<string, Node[]>();
   const waiting: Node[] = [];
