@@ -22,6 +22,8 @@ export { SESSION_COOKIE, sessionValue };
 
 export interface AccessSettings {
   token?: string;
+  /** BACKTRACK_INGEST_TOKEN: a Bearer token good for OTLP ingest (/v1/traces) alone. */
+  ingestToken?: string;
   readOnly: boolean;
   /** The Host headers served (see hosts.ts); the loopback names when not given. */
   allowedHosts?: AllowedHosts;
@@ -68,7 +70,12 @@ export const DEFAULT_NEXT = "/runs";
 
 export function accessSettings(env: Record<string, string | undefined> = process.env): AccessSettings {
   const token = env.BACKTRACK_TOKEN?.trim();
-  return { token: token ? token : undefined, readOnly: env.BACKTRACK_READ_ONLY === "1" || env.BACKTRACK_READ_ONLY === "true" };
+  const ingestToken = env.BACKTRACK_INGEST_TOKEN?.trim();
+  return {
+    token: token ? token : undefined,
+    ...(ingestToken ? { ingestToken } : {}),
+    readOnly: env.BACKTRACK_READ_ONLY === "1" || env.BACKTRACK_READ_ONLY === "true",
+  };
 }
 
 /** Whether a request comes from a page of this very origin (or from no browser at all). */
@@ -114,6 +121,33 @@ function checkToken(facts: RequestFacts, settings: AccessSettings & { token: str
   };
 }
 
+/** The OTLP/HTTP traces endpoint: exporters send Bearer tokens, never a cookie or an Origin. */
+export const INGEST_PATH = "/v1/traces";
+
+/**
+ * Ingest: a Bearer token equal to BACKTRACK_INGEST_TOKEN or BACKTRACK_TOKEN when either is set;
+ * open (to allowed Hosts) when neither is, except in read-only mode, which ingests only with a token.
+ */
+function decideIngest(facts: RequestFacts, settings: AccessSettings, host: string): AccessDecision {
+  const tokens = [settings.ingestToken, settings.token].filter((token): token is string => token !== undefined);
+  if (tokens.length === 0) {
+    if (!settings.readOnly) return { allow: true };
+    return { allow: false, status: 403, code: "read_only", message: "this inspector is read-only (BACKTRACK_READ_ONLY=1): set BACKTRACK_INGEST_TOKEN to accept traces" };
+  }
+  const client = facts.client ?? "unknown";
+  const bearer = facts.authorization?.startsWith("Bearer ") ? facts.authorization.slice(7) : undefined;
+  if (bearer !== undefined) {
+    const wait = settings.limiter?.retryAfter(client) ?? 0;
+    if (wait > 0) return tooManyAttempts(wait);
+    if (tokens.some((token) => sameSecret(bearer, token))) {
+      settings.limiter?.succeed(client);
+      return { allow: true };
+    }
+    settings.limiter?.fail(client);
+  }
+  return { allow: false, status: 401, code: "unauthorized", message: "send BACKTRACK_INGEST_TOKEN (or BACKTRACK_TOKEN) as a Bearer token to export traces here", host };
+}
+
 export function decide(facts: RequestFacts, settings: AccessSettings): AccessDecision {
   const host = matchHost(facts.host, settings.allowedHosts ?? [...LOOPBACK_HOSTS]);
   if (host === null) {
@@ -126,6 +160,7 @@ export function decide(facts: RequestFacts, settings: AccessSettings): AccessDec
   if ((mutating || privileged) && !isSameOrigin({ ...facts, host })) {
     return { allow: false, status: 403, code: "cross_origin", message: "this action is accepted only from the inspector's own pages" };
   }
+  if (facts.pathname === INGEST_PATH) return decideIngest(facts, settings, host);
   if (settings.token && !isPublic) {
     const verdict = checkToken(facts, { ...settings, token: settings.token }, host);
     if (!verdict.allow) return verdict;

@@ -12,6 +12,7 @@ const BRAND = Symbol.for("backtrack.error");
 export type ErrorCode =
   | "already_decided"
   | "bad_input"
+  | "body_too_large"
   | "cli"
   | "config"
   | "database_locked"
@@ -48,7 +49,9 @@ export type ErrorCode =
   | "session_exists"
   | "simulated_crash"
   | "stale_session"
-  | "stopped";
+  | "stopped"
+  | "trace_conflict"
+  | "unsupported_media_type";
 
 export class BacktrackError extends Error {
   readonly [BRAND] = true;
@@ -175,5 +178,15 @@ export class DatabaseUnreachableError extends BacktrackError {
   ) {
     const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : "";
     super("database_unreachable", `cannot reach the database at ${target}${reason}`, options);
+  }
+}
+
+/** An OTLP trace write lost a race with another writer of the same trace or run: read again and retry. */
+export class TraceConflictError extends BacktrackError {
+  constructor(
+    readonly traceIds: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super("trace_conflict", `another writer changed trace ${traceIds.join(", ")} meanwhile`, options);
   }
 }

@@ -6,8 +6,21 @@
 import { JournalBase, type JournalOptions } from "./base";
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageSize } from "./cursor";
 import { MemLeases } from "./mem-leases";
-import { RunExistsError, RunNotFoundError } from "./errors";
-import type { DeleteResult, ImportBatch, ImportedRun, Leaser, Lister, StagedRecord, UnfinishedQuery, UnfinishedRun } from "./ports";
+import { RunExistsError, RunNotFoundError, TraceConflictError } from "./errors";
+import type {
+  DeleteResult,
+  ImportBatch,
+  ImportedRun,
+  Leaser,
+  Lister,
+  StagedRecord,
+  StagedTrace,
+  TraceRunState,
+  TraceStaging,
+  TraceWrite,
+  UnfinishedQuery,
+  UnfinishedRun,
+} from "./ports";
 import { summaryDelta } from "./summary";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
@@ -17,8 +30,9 @@ interface MemRun {
   byName: Map<string, JournalRecord>;
 }
 
-export class MemStore extends JournalBase implements Lister, Leaser {
+export class MemStore extends JournalBase implements Lister, Leaser, TraceStaging {
   private readonly data = new Map<string, MemRun>();
+  private readonly traces = new Map<string, StagedTrace>();
   private readonly leases = new MemLeases();
   private readonly listeners = new Set<(note: JournalNotification) => void>();
   private clock = 0;
@@ -185,6 +199,68 @@ export class MemStore extends JournalBase implements Lister, Leaser {
     }
     this.forgetRuns(imported.map((run) => run.runId));
     for (const run of imported) this.notify({ runId: run.runId, seq: run.records - 1, kind: "import", status: run.status });
+  }
+
+  async loadTraces(traceIds: readonly string[], runIds: readonly string[]): Promise<{ traces: StagedTrace[]; runs: TraceRunState[] }> {
+    const traces = traceIds.map((traceId) => structuredClone(this.traces.get(traceId) ?? { traceId, version: 0, runIds: [], spans: [] }));
+    const ids = new Set([...runIds, ...traces.flatMap((trace) => trace.runIds)]);
+    const runs: TraceRunState[] = [];
+    for (const id of ids) {
+      const summary = this.data.get(id)?.summary;
+      if (summary) runs.push({ runId: id, origin: summary.origin, lastSeq: summary.lastSeq, status: summary.status, error: summary.error });
+    }
+    return { traces, runs };
+  }
+
+  // Synchronous from the checks to the last change: no other call interleaves, so it is all or nothing.
+  async writeTraces(writes: readonly TraceWrite[]): Promise<void> {
+    for (const write of writes) {
+      const known = this.traces.get(write.traceId)?.version ?? 0;
+      const clash = write.runs.some((run) => (run.create ? this.data.has(run.runId) : this.data.get(run.runId)?.summary.origin !== "otel"));
+      if (known !== write.version || clash) throw new TraceConflictError([write.traceId]);
+    }
+    for (const write of writes) {
+      const trace = this.traces.get(write.traceId) ?? { traceId: write.traceId, version: 0, runIds: [], spans: [] };
+      const spans = new Map(trace.spans.map((span) => [span.spanId, span]));
+      for (const span of write.spans) spans.set(span.spanId, structuredClone(span));
+      this.traces.set(write.traceId, { traceId: write.traceId, version: trace.version + 1, runIds: [...write.runIds], spans: [...spans.values()] });
+      for (const run of write.runs) this.applyTraceRun(run);
+    }
+  }
+
+  private applyTraceRun(write: TraceWrite["runs"][number]): void {
+    const now = this.now();
+    let run = this.data.get(write.runId);
+    if (!run) {
+      const summary = { ...emptySummary(write.runId, write.startedAt), agent: write.agent, parentRunId: write.parentRunId, inputText: write.inputText, origin: "otel" as const };
+      run = { summary, records: [], byName: new Map() };
+      this.data.set(write.runId, run);
+    }
+    for (const record of write.records) {
+      const stored: JournalRecord = {
+        runId: record.runId,
+        seq: record.seq,
+        name: record.name,
+        kind: record.kind,
+        payload: structuredClone(record.payload ?? null),
+        createdAt: record.createdAt,
+      };
+      run.records.push(stored);
+      run.byName.set(stored.name, stored);
+    }
+    const summary = run.summary;
+    summary.recordCount = run.records.length;
+    summary.lastSeq = run.records.length - 1;
+    summary.modelTurns += write.modelTurns;
+    summary.toolCalls += write.toolCalls;
+    summary.inputTokens += write.inputTokens;
+    summary.outputTokens += write.outputTokens;
+    summary.status = write.status;
+    summary.error = write.error;
+    summary.updatedAt = now;
+    if (write.completed) summary.completedAt ??= now;
+    this.forgetRuns([write.runId]);
+    this.notify({ runId: write.runId, seq: summary.lastSeq, kind: "otel", status: summary.status });
   }
 
   async deleteRun(runId: string): Promise<DeleteResult> {

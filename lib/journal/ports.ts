@@ -164,3 +164,81 @@ export interface Waker {
   /** Forgets a wake-up (its sleep has passed). */
   clear(runId: string, name: string): Promise<void>;
 }
+
+/**
+ * One staged span of an OTLP trace (lib/otel stages and materialises them). Its data is kept while
+ * it waits to be journaled; once its records are written, `runId` says where and `note` keeps the
+ * little later spans need of it (its turn, its tool-call ids).
+ */
+export interface StagedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  /** Nanoseconds since the epoch, a decimal string. */
+  startNs: string;
+  runId: string | null;
+  note: unknown;
+  data: unknown;
+}
+
+/** A trace as staged: its spans, the runs it journaled into, and a version bumped by every write. */
+export interface StagedTrace {
+  traceId: string;
+  /** 0 for a trace never written. */
+  version: number;
+  runIds: string[];
+  spans: StagedSpan[];
+}
+
+/** What a trace write needs to know of a run it may write to. */
+export interface TraceRunState {
+  runId: string;
+  origin: RunOrigin;
+  lastSeq: number;
+  status: RunStatus;
+  error: string | null;
+}
+
+/** One run's part of a trace write: its new records (with their seqs) and its summary's change. */
+export interface TraceRunWrite {
+  runId: string;
+  /** Creates the run's summary row (origin otel); the write fails if one exists. */
+  create: boolean;
+  records: Array<StagedRecord & { createdAt: string }>;
+  agent: string | null;
+  parentRunId: string | null;
+  inputText: string | null;
+  startedAt: string;
+  modelTurns: number;
+  toolCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  status: RunStatus;
+  error: string | null;
+  completed: boolean;
+}
+
+export interface TraceWrite {
+  traceId: string;
+  /** The version it was read at: the write fails if another writer moved it. */
+  version: number;
+  runIds: string[];
+  /** Spans to insert, or to update (a waiting span that is now journaled). */
+  spans: StagedSpan[];
+  runs: TraceRunWrite[];
+}
+
+/**
+ * Optional capability: staging for OTLP ingest. `writeTraces` is all or nothing: it throws
+ * TraceConflictError when a trace's version moved, a span or run was written meanwhile, and the
+ * caller reads again and retries.
+ */
+export interface TraceStaging {
+  loadTraces(traceIds: readonly string[], runIds: readonly string[]): Promise<{ traces: StagedTrace[]; runs: TraceRunState[] }>;
+  writeTraces(writes: readonly TraceWrite[]): Promise<void>;
+}
+
+export function isTraceStaging(store: unknown): store is TraceStaging {
+  const candidate = store as Partial<TraceStaging> | null;
+  return typeof candidate?.loadTraces === "function" && typeof candidate.writeTraces === "function";
+}

@@ -21,8 +21,9 @@ import type {
   RunStatusPatch,
   RunSummary,
 } from "../journal/types";
-import type { DeleteResult, ImportBatch, Leaser, Lister, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
+import type { DeleteResult, ImportBatch, Leaser, Lister, StagedTrace, TraceRunState, TraceStaging, TraceWrite, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
 import * as importing from "./import-sql";
+import * as staging from "./otel-sql";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
@@ -55,7 +56,7 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export class PostgresStore extends JournalBase implements Lister, Leaser {
+export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging {
   readonly db: Database;
 
   constructor(
@@ -186,6 +187,15 @@ export class PostgresStore extends JournalBase implements Lister, Leaser {
     const { runs, records, leases } = await importing.deleteRun(this.client, runId);
     this.forgetRuns(runs);
     return { runs, records, leases };
+  }
+
+  loadTraces(traceIds: readonly string[], runIds: readonly string[]): Promise<{ traces: StagedTrace[]; runs: TraceRunState[] }> {
+    return staging.loadTraces(this.client, traceIds, runIds);
+  }
+
+  async writeTraces(writes: readonly TraceWrite[]): Promise<void> {
+    await staging.writeTraces(this.client, writes);
+    this.forgetRuns(writes.flatMap((write) => write.runs.map((run) => run.runId)));
   }
 
   unfinishedRuns(query?: UnfinishedQuery): Promise<UnfinishedRun[]> {

@@ -5,6 +5,8 @@ import type { Command } from "commander";
 import type { SignalPayload, ToolResultPayload } from "../../agent/payloads";
 import { BadInputError, RunNotFoundError } from "../../journal/errors";
 import { importLines, type ImportProgress } from "../../journal/import";
+import { parseSecretKeys, secretKeyMatcher } from "../../inspect/redact";
+import { exportRunOtlp, pushOtlp } from "../../otel/export";
 import { toJsonl } from "../../journal/jsonl";
 import type { Journal } from "../../journal/ports";
 import type { JournalRecord } from "../../journal/types";
@@ -25,14 +27,25 @@ export async function treeRecords(store: Journal, runId: string, seen = new Set<
 }
 
 export function registerTransfer(program: Command): void {
-  common(program.command("export <run>").description("write a run and its sub-agent runs as JSONL to stdout"), { json: false }).action(
-    async (runId: string, options: CommonOptions) => {
-      await withStore(options, async (store) => {
-        if (!(await store.run(runId))) throw new RunNotFoundError(runId);
-        process.stdout.write(toJsonl(await treeRecords(store, runId)));
-      });
-    },
-  );
+  common(
+    program
+      .command("export <run>")
+      .description("write a run and its sub-agent runs as JSONL to stdout, or the run as OTLP JSON (--format otlp), or push it to an OTLP collector")
+      .option("--format <format>", "jsonl, or otlp: OTLP/JSON traces with GenAI attributes, secrets redacted", "jsonl")
+      .option("--otlp-endpoint <url>", "POST the run as OTLP/JSON to this traces endpoint (e.g. http://collector:4318/v1/traces)")
+      .option("--header <K=V>", "a header for --otlp-endpoint (repeatable), e.g. Authorization=Bearer …", (value: string, all: string[]) => [...all, value], [] as string[]),
+    { json: false },
+  ).action(async (runId: string, options: CommonOptions & ExportOptions) => {
+    await withStore(options, async (store) => {
+      if (!(await store.run(runId))) throw new RunNotFoundError(runId);
+      if (options.format !== "jsonl" && options.format !== "otlp") throw new BadInputError(`--format must be jsonl or otlp, not "${options.format}"`);
+      if (options.format === "jsonl" && options.otlpEndpoint === undefined) return void process.stdout.write(toJsonl(await treeRecords(store, runId)));
+      const request = await exportRunOtlp(store, runId, { isSecret: secretKeyMatcher(parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)) });
+      if (options.otlpEndpoint === undefined) return void process.stdout.write(`${JSON.stringify(request)}\n`);
+      const { status } = await pushOtlp(options.otlpEndpoint, request, headersOf(options.header));
+      printLine(`pushed run ${runId} to ${options.otlpEndpoint} (${status})`);
+    });
+  });
 
   common(
     program
@@ -52,6 +65,23 @@ export function registerTransfer(program: Command): void {
       else printLine(`imported ${result.imported} records in ${result.runs.length} run(s): ${brief(result.runs)}`);
     });
   });
+}
+
+interface ExportOptions {
+  format: string;
+  otlpEndpoint?: string;
+  header: string[];
+}
+
+/** `K=V` pairs as headers; BadInputError for one without `=`. */
+function headersOf(pairs: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new BadInputError(`--header must be K=V, not "${pair}"`);
+    headers[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return headers;
 }
 
 /** Up to ten run ids, then how many more. */

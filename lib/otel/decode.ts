@@ -1,0 +1,193 @@
+/**
+ * Decoding an OTLP/HTTP traces body (ExportTraceServiceRequest) into OtelSpans: protobuf or JSON,
+ * gzip or not. A body that is not a request at all is OtlpBodyError (400); a span without valid
+ * ids is rejected alone and counted (the response's partialSuccess), never guessed at.
+ * Decompression is bounded by the same limit as the body, so a small gzip bomb is refused too.
+ */
+import { gunzipSync } from "node:zlib";
+import { OtlpBodyError, OtlpTooLargeError, UnsupportedMediaTypeError } from "./errors";
+import { ExportTraceServiceRequest } from "./proto";
+import type { Attributes, AttributeValue, OtelSpan, SpanEvent } from "./spans";
+
+/** The largest OTLP body accepted, compressed or after decompression (16 MiB); 413 above it. */
+export const OTLP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+export type OtlpEncoding = "protobuf" | "json";
+
+export interface DecodedSpans {
+  spans: OtelSpan[];
+  rejected: number;
+  /** Why spans were rejected, one line per distinct reason. */
+  reasons: string[];
+}
+
+/** Which encoding a Content-Type names; UnsupportedMediaTypeError for any other. */
+export function encodingOf(contentType: string | null): OtlpEncoding {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "application/x-protobuf" || type === "application/protobuf") return "protobuf";
+  if (type === "application/json") return "json";
+  throw new UnsupportedMediaTypeError(contentType);
+}
+
+/** Undoes a Content-Encoding (gzip or none), within OTLP_BODY_LIMIT_BYTES. */
+export function decompress(body: Uint8Array, contentEncoding: string | null, limitBytes = OTLP_BODY_LIMIT_BYTES): Uint8Array {
+  const encoding = (contentEncoding ?? "").trim().toLowerCase();
+  if (encoding === "" || encoding === "identity") return body;
+  if (encoding !== "gzip") throw new UnsupportedMediaTypeError(`Content-Encoding ${contentEncoding}`);
+  try {
+    return gunzipSync(body, { maxOutputLength: limitBytes });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) throw new OtlpTooLargeError(limitBytes + 1, limitBytes);
+    throw new OtlpBodyError("the gzip body could not be decompressed", { cause: error });
+  }
+}
+
+export function decodeSpans(body: Uint8Array, encoding: OtlpEncoding): DecodedSpans {
+  const request = encoding === "protobuf" ? decodeProtobuf(body) : decodeJson(body);
+  const out: DecodedSpans = { spans: [], rejected: 0, reasons: [] };
+  const resourceSpans = array(request.resourceSpans, "resourceSpans");
+  for (const resourceSpan of resourceSpans) {
+    const resource = object(resourceSpan, "resourceSpans[]");
+    const service = attributesOf((resource.resource as Record<string, unknown> | undefined)?.attributes)["service.name"];
+    for (const scopeSpan of array(resource.scopeSpans, "scopeSpans")) {
+      for (const raw of array(object(scopeSpan, "scopeSpans[]").spans, "spans")) {
+        const span = spanOf(object(raw, "spans[]"), typeof service === "string" ? service : null);
+        if (typeof span === "string") {
+          out.rejected += 1;
+          if (!out.reasons.includes(span)) out.reasons.push(span);
+        } else out.spans.push(span);
+      }
+    }
+  }
+  return out;
+}
+
+function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
+  try {
+    return ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: String, defaults: false }) as Record<string, unknown>;
+  } catch (error) {
+    throw new OtlpBodyError(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function decodeJson(body: Uint8Array): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body).toString("utf8"));
+  } catch (error) {
+    throw new OtlpBodyError(`the body is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return object(parsed, "the body");
+}
+
+function object(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new OtlpBodyError(`${where} must be an object`);
+  return value as Record<string, unknown>;
+}
+
+function array(value: unknown, where: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new OtlpBodyError(`${where} must be an array`);
+  return value;
+}
+
+/** A trace or span id: protobuf bytes, or hex in OTLP/JSON. Empty for a missing one. */
+function idOf(value: unknown): string {
+  if (value === undefined || value === null || value === "") return "";
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("hex");
+  if (typeof value === "string") return value.toLowerCase();
+  return "?";
+}
+
+function nanos(value: unknown): string {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
+  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value.replace(/^0+(?=\d)/, "");
+  return "0";
+}
+
+function spanOf(raw: Record<string, unknown>, service: string | null): OtelSpan | string {
+  const traceId = idOf(raw.traceId);
+  const spanId = idOf(raw.spanId);
+  const parent = idOf(raw.parentSpanId);
+  if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId)) return "a span's traceId is not 16 bytes (32 hex digits), or is all zero";
+  if (!/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return "a span's spanId is not 8 bytes (16 hex digits), or is all zero";
+  if (parent !== "" && !/^[0-9a-f]{16}$/.test(parent)) return "a span's parentSpanId is not 8 bytes (16 hex digits)";
+  const status = (raw.status ?? {}) as Record<string, unknown>;
+  const events: SpanEvent[] = array(raw.events, "events").map((event) => {
+    const fields = object(event, "events[]");
+    return { name: String(fields.name ?? ""), timeNs: nanos(fields.timeUnixNano), attributes: attributesOf(fields.attributes) };
+  });
+  return {
+    traceId,
+    spanId,
+    parentSpanId: parent === "" || /^0+$/.test(parent) ? null : parent,
+    name: typeof raw.name === "string" ? raw.name : "",
+    kind: Number(raw.kind ?? 0) || 0,
+    startNs: nanos(raw.startTimeUnixNano),
+    endNs: nanos(raw.endTimeUnixNano),
+    attributes: attributesOf(raw.attributes),
+    events,
+    status: { code: Number(status.code ?? 0) || 0, message: typeof status.message === "string" ? status.message : "" },
+    service,
+  };
+}
+
+function attributesOf(value: unknown): Attributes {
+  const attributes: Attributes = {};
+  for (const entry of array(value, "attributes")) {
+    const pair = object(entry, "attributes[]");
+    if (typeof pair.key !== "string") continue;
+    attributes[pair.key] = valueOf(pair.value, 0);
+  }
+  return attributes;
+}
+
+/** An AnyValue as plain JSON; int64 beyond a double's integers stays a decimal string. */
+function valueOf(value: unknown, depth: number): AttributeValue {
+  if (typeof value !== "object" || value === null || depth > 32) return null;
+  const any = value as Record<string, unknown>;
+  if (typeof any.stringValue === "string") return any.stringValue;
+  if (typeof any.boolValue === "boolean") return any.boolValue;
+  if (any.intValue !== undefined && any.intValue !== null) {
+    const number = Number(any.intValue);
+    return Number.isSafeInteger(number) ? number : String(any.intValue);
+  }
+  if (any.doubleValue !== undefined && any.doubleValue !== null) {
+    const number = Number(any.doubleValue);
+    return Number.isFinite(number) ? number : String(any.doubleValue);
+  }
+  if (any.arrayValue) return array((any.arrayValue as Record<string, unknown>).values, "arrayValue").map((item) => valueOf(item, depth + 1));
+  if (any.kvlistValue) {
+    const entries: Record<string, AttributeValue> = {};
+    for (const entry of array((any.kvlistValue as Record<string, unknown>).values, "kvlistValue")) {
+      const pair = object(entry, "kvlistValue[]");
+      if (typeof pair.key === "string") entries[pair.key] = valueOf(pair.value, depth + 1);
+    }
+    return entries;
+  }
+  if (any.bytesValue instanceof Uint8Array) return Buffer.from(any.bytesValue).toString("base64");
+  if (typeof any.bytesValue === "string") return any.bytesValue;
+  return null;
+}
+
+/** A request's whole body, refused above `limitBytes` (declared or read) and when cut short of its Content-Length. */
+export async function readOtlpBody(request: Request, limitBytes = OTLP_BODY_LIMIT_BYTES): Promise<Uint8Array> {
+  const header = request.headers.get("content-length");
+  const declared = header === null ? undefined : Number(header);
+  if (declared !== undefined && Number.isFinite(declared) && declared > limitBytes) throw new OtlpTooLargeError(declared, limitBytes);
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      received += part.value.byteLength;
+      if (received > limitBytes) {
+        await reader.cancel();
+        throw new OtlpTooLargeError(received, limitBytes);
+      }
+      chunks.push(part.value);
+    }
+  }
+  if (declared !== undefined && Number.isInteger(declared) && received !== declared) throw new OtlpBodyError(`the body is ${received} bytes but Content-Length said ${declared}`);
+  return new Uint8Array(Buffer.concat(chunks));
+}

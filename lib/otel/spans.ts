@@ -1,0 +1,90 @@
+/**
+ * The span shape lib/otel works on, decoded from OTLP protobuf or OTLP/JSON alike. Ids are lower
+ * case hex (trace 32 digits, span 16); times are nanoseconds since the epoch as decimal strings
+ * (they overflow a double's integers). Pure data: it is what the store stages, as JSON.
+ */
+export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
+export type Attributes = Record<string, AttributeValue>;
+
+export interface SpanEvent {
+  name: string;
+  timeNs: string;
+  attributes: Attributes;
+}
+
+export interface OtelSpan {
+  traceId: string;
+  spanId: string;
+  /** null for a root span. */
+  parentSpanId: string | null;
+  name: string;
+  kind: number;
+  startNs: string;
+  endNs: string;
+  attributes: Attributes;
+  events: SpanEvent[];
+  /** OTLP status code: 0 unset, 1 ok, 2 error. */
+  status: { code: number; message: string };
+  /** The resource's service.name. */
+  service: string | null;
+}
+
+export const STATUS_ERROR = 2;
+
+/** Compares two decimal nanosecond strings (no leading zeros) numerically. */
+export function compareNs(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Milliseconds since the epoch of a decimal nanosecond string. */
+export function nsToMs(ns: string): number {
+  return ns.length <= 6 ? 0 : Number(ns.slice(0, -6));
+}
+
+/** An ISO 8601 time of a decimal nanosecond string (millisecond precision). */
+export function nsToIso(ns: string): string {
+  return new Date(nsToMs(ns)).toISOString();
+}
+
+/** The nanoseconds between two decimal nanosecond strings, in milliseconds. */
+export function durationMs(startNs: string, endNs: string): number {
+  try {
+    const ns = BigInt(endNs) - BigInt(startNs);
+    return ns > 0n ? Number(ns / 1000n) / 1000 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function stringAttribute(attributes: Attributes, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = attributes[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+export function numberAttribute(attributes: Attributes, ...keys: string[]): number | undefined {
+  for (const key of keys) {
+    const value = attributes[key];
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+    if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  }
+  return undefined;
+}
+
+/** A JSON-valued attribute (AI SDK and GenAI semconv send structured values as JSON text). */
+export function jsonAttribute(attributes: Attributes, ...keys: string[]): unknown {
+  for (const key of keys) {
+    const value = attributes[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
