@@ -146,10 +146,22 @@ function thousands(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** `tool: checkAccount ×600 (2 failed)`, escaped for a quoted Mermaid label. */
+function failures(node: AggregateNode): string {
+  return node.failed > 0 ? ` (${thousands(node.failed)} ${node.kind === "approval" ? "denied" : "failed"})` : "";
+}
+
+/** `tool: checkAccount ×600 (2 failed)`, as text (for a page to show; React escapes it). */
+export function aggregateText(node: AggregateNode): string {
+  return `${node.label} ×${thousands(node.count)}${failures(node)}`;
+}
+
+/** Labels longer than this are cut in the chart (a tool name can be anything a model wrote). */
+const MAX_LABEL = 80;
+
+/** aggregateText escaped for a quoted Mermaid label, its name cut at MAX_LABEL characters. */
 export function aggregateLabel(node: AggregateNode): string {
-  const failures = node.failed > 0 ? ` (${thousands(node.failed)} ${node.kind === "approval" ? "denied" : "failed"})` : "";
-  return `${nodeLabel({ label: node.label })} ×${thousands(node.count)}${escapeLabel(failures)}`;
+  const label = node.label.length > MAX_LABEL ? `${node.label.slice(0, MAX_LABEL - 1)}…` : node.label;
+  return `${nodeLabel({ label })} ×${thousands(node.count)}${escapeLabel(failures(node))}`;
 }
 
 export interface AggregateSourceOptions {
