@@ -10,9 +10,20 @@ import { runsListBenchmarks } from "./runs-list";
 import { uiBenchmarks } from "./ui";
 import { apiLoadBenchmarks } from "./api-load";
 import { aiSdkBenchmarks } from "./ai-sdk";
+import { searchBenchmarks } from "./search";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks, ...runsListBenchmarks, ...uiBenchmarks, ...apiLoadBenchmarks, ...aiSdkBenchmarks];
+const ALL: Benchmark[] = [
+  ...journalBenchmarks,
+  ...sessionBenchmarks,
+  ...recoveryBenchmarks,
+  ...regressionBenchmarks,
+  ...runsListBenchmarks,
+  ...uiBenchmarks,
+  ...apiLoadBenchmarks,
+  ...aiSdkBenchmarks,
+  ...searchBenchmarks,
+];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

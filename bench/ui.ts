@@ -12,7 +12,11 @@
  * - diffPage20k*: the diff page (/diff?a=&b=) of two 20,000-record runs that part at model turn
  *   DIFF_DIVERGE_TURN: first content is the selected row's detail (the first divergence, rendered
  *   by the server), "Chart" both runs' flowcharts drawn.
- * `-- --only diff` writes only the two 20,000-record runs and measures only the diff page.
+ * - aggregatedChart100kMs: navigation start to the aggregated chart of the 100,000-record run drawn
+ *   (`?view=aggregated`; the run's shape, folded by the server from its cached outline); the run
+ *   pages above are measured with `?view=expanded`, as before the aggregated view existed.
+ * `-- --only diff` writes only the two 20,000-record runs and measures only the diff page;
+ * `-- --only aggregated` writes only the 100,000-record run and measures only its aggregated chart.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -116,6 +120,24 @@ async function visits(browser: Browser, url: string): Promise<{ coldContent: num
   return { coldContent: cold.marks.content ?? Number.NaN, coldChart: cold.marks.chart ?? Number.NaN, content: median(contents), chart: median(charts) };
 }
 
+/** The aggregated chart's figures: the first visit after the server started, and the median of later ones with their spread. */
+async function aggregatedVisits(browser: Browser, url: string): Promise<Record<string, number>> {
+  const cold = await openRun(browser, url);
+  if ((await cold.page.getByTestId("flowchart").getAttribute("data-view")) !== "aggregated") throw new Error("the page did not draw the aggregated chart");
+  await cold.page.context().close();
+  const charts: number[] = [];
+  for (let visit = 0; visit < WARM_VISITS; visit += 1) {
+    const warm = await openRun(browser, url);
+    charts.push(warm.marks.chart ?? Number.NaN);
+    await warm.page.context().close();
+  }
+  return {
+    aggregatedChart100kMs: median(charts),
+    aggregatedChart100kSpreadMs: Math.max(...charts) - Math.min(...charts),
+    aggregatedChart100kColdMs: cold.marks.chart ?? Number.NaN,
+  };
+}
+
 /** Milliseconds from each → press to the painted update, over SCRUB_PRESSES presses. */
 async function scrub(browser: Browser, url: string): Promise<number[]> {
   const { page } = await openRun(browser, url);
@@ -138,13 +160,14 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 }
 
-/** `--only diff`: just the diff page (the run pages' figures take minutes to gather). */
-function onlyDiff(): boolean {
+/** `--only diff` or `--only aggregated`: just that page (the run pages' figures take minutes to gather). */
+function only(): "diff" | "aggregated" | undefined {
   const at = process.argv.indexOf("--only");
-  return at >= 0 && process.argv[at + 1] === "diff";
+  const value = at >= 0 ? process.argv[at + 1] : undefined;
+  return value === "diff" || value === "aggregated" ? value : undefined;
 }
 
-async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnly = false): Promise<Record<string, number | string>> {
+async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: "diff" | "aggregated"): Promise<Record<string, number | string>> {
   if (!existsSync(join(".next", "BUILD_ID")) || process.argv.includes("--build")) {
     context.log("bench:ui: building the app…");
     const code = await new Promise<number>((resolve) =>
@@ -159,14 +182,16 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnl
   try {
     const store = await openStore({ url });
     const written = await time(async () => {
-      await writeBigRun(store, "bench-20k", 20_000);
-      await writeBigRun(store, "bench-20k-b", 20_000, DIFF_DIVERGE_TURN);
-      if (diffOnly) return;
-      await writeBigRun(store, "bench-100", 100);
+      if (part !== "aggregated") {
+        await writeBigRun(store, "bench-20k", 20_000);
+        await writeBigRun(store, "bench-20k-b", 20_000, DIFF_DIVERGE_TURN);
+      }
+      if (part === "diff") return;
+      if (part === undefined) await writeBigRun(store, "bench-100", 100);
       await writeBigRun(store, "bench-100k", 100_000);
     });
     await store.close();
-    context.log(`bench:ui: wrote ${diffOnly ? "40,000" : "140,100"} records in ${Math.round(written.ms)} ms`);
+    context.log(`bench:ui: wrote ${part === "diff" ? "40,000" : part === "aggregated" ? "100,000" : "140,100"} records in ${Math.round(written.ms)} ms`);
     server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
       env: { ...process.env, DATABASE_URL: url, BACKTRACK_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "inherit"],
@@ -174,20 +199,24 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnl
     const base = `http://127.0.0.1:${PORT}`;
     await waitForHealth(`${base}/api/health`, server);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    const database = useServer ? "server" : "embedded";
+    context.log("bench:ui: the aggregated chart of a 100,000-record run…");
+    const aggregatedFigures = part === "diff" ? {} : await aggregatedVisits(browser, `${base}/runs/bench-100k?at=50000&view=aggregated`);
+    if (part === "aggregated") return { database, ...aggregatedFigures };
     context.log("bench:ui: the diff page of two 20,000-record runs…");
     const diff = await visits(browser, `${base}/diff?a=bench-20k&b=bench-20k-b`);
     const diffFigures = { diffPage20kFirstContentMs: diff.content, diffPage20kFirstContentColdMs: diff.coldContent, diffPage20kChartMs: diff.chart };
-    if (diffOnly) return { database: useServer ? "server" : "embedded", ...diffFigures };
+    if (part === "diff") return { database, ...diffFigures };
     context.log("bench:ui: 100-record run…");
-    const small = await visits(browser, `${base}/runs/bench-100?at=50`);
+    const small = await visits(browser, `${base}/runs/bench-100?at=50&view=expanded`);
     context.log("bench:ui: 20,000-record run…");
-    const medium = await visits(browser, `${base}/runs/bench-20k?at=10000`);
-    const steps = await scrub(browser, `${base}/runs/bench-20k?at=10000`);
+    const medium = await visits(browser, `${base}/runs/bench-20k?at=10000&view=expanded`);
+    const steps = await scrub(browser, `${base}/runs/bench-20k?at=10000&view=expanded`);
     context.log("bench:ui: 100,000-record run…");
-    const large = await visits(browser, `${base}/runs/bench-100k?at=50000`);
-    const largeSteps = await scrub(browser, `${base}/runs/bench-100k?at=50000`);
+    const large = await visits(browser, `${base}/runs/bench-100k?at=50000&view=expanded`);
+    const largeSteps = await scrub(browser, `${base}/runs/bench-100k?at=50000&view=expanded`);
     return {
-      database: useServer ? "server" : "embedded",
+      database,
       runPage100FirstContentMs: small.content,
       runPage100FirstContentColdMs: small.coldContent,
       runPage100ChartMs: small.chart,
@@ -203,6 +232,7 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, diffOnl
       scrub100kStepMedianMs: median(largeSteps),
       scrubPresses: steps.length,
       ...diffFigures,
+      ...aggregatedFigures,
     };
   } finally {
     await browser?.close();
@@ -222,7 +252,7 @@ export const uiBenchmarks: Benchmark[] = [
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const useServer = process.argv.includes("--server");
   await withServerDatabases(async (context) => {
-    const figures = await runUiBenchmark(context, useServer, onlyDiff());
+    const figures = await runUiBenchmark(context, useServer, only());
     const rounded = Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, typeof value === "number" ? round(value) : value]));
     process.stdout.write(`${JSON.stringify({ benchmark: useServer ? "ui-server" : "ui", ...rounded })}\n`);
   });

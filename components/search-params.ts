@@ -1,11 +1,13 @@
 /**
  * The URL state of the pages (nuqs parsers, shared by server pages and client components):
- * a link reproduces the view. /runs?status=&agent=&q=  and  /runs/{id}?at=N
+ * a link reproduces the view. /runs?status=&agent=&q=  and  /runs/{id}?at=N&q=&view=&show=
  */
 import { createLoader, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
-export const runParams = { at: parseAsInteger.withDefault(0) };
+export const RUN_VIEWS = ["expanded", "aggregated"] as const;
+/** at: the cursor; q: the search; view: the chart (absent: aggregated for runs too large to draw whole); show: the records list's filter. */
+export const runParams = { at: parseAsInteger.withDefault(0), q: parseAsString, view: parseAsStringLiteral(RUN_VIEWS), show: parseAsString };
 export const loadRunParams = createLoader(runParams);
 
 export const runsParams = {

@@ -24,10 +24,24 @@ export interface TimelineProps {
   onSpeed: (speed: Speed) => void;
   /** What the slider announces for a step ("step 3 of 9: tool: chargeCard"). */
   describe?: (at: number) => string;
+  /** Steps to mark on the slider's track (search hits), ascending. */
+  marks?: readonly number[];
 }
 
-export function TimelineControls({ last, at, onAt, playing, onPlaying, speed, onSpeed, describe }: TimelineProps) {
+/** Ticks drawn at most: marks closer than one tick apart share one, so 100,000 hits stay cheap. */
+const MAX_TICKS = 400;
+
+/** Where to draw the marks, as fractions of the track, deduplicated. */
+export function trackTicks(marks: readonly number[], last: number): number[] {
+  if (last <= 0) return marks.length > 0 ? [0] : [];
+  const ticks = new Set<number>();
+  for (const mark of marks) ticks.add(Math.round((Math.min(mark, last) / last) * MAX_TICKS));
+  return [...ticks].map((tick) => tick / MAX_TICKS);
+}
+
+export function TimelineControls({ last, at, onAt, playing, onPlaying, speed, onSpeed, describe, marks }: TimelineProps) {
   const empty = last < 0;
+  const ticks = marks && marks.length > 0 ? trackTicks(marks, last) : null;
   return (
     <div className="timeline-controls panel" role="group" aria-label="Timeline controls">
       <button
@@ -59,18 +73,27 @@ export function TimelineControls({ last, at, onAt, playing, onPlaying, speed, on
           ))}
         </select>
       </label>
-      <input
-        type="range"
-        aria-label="Timeline"
-        min={0}
-        max={Math.max(0, last)}
-        step={1}
-        value={Math.min(at, Math.max(0, last))}
-        disabled={empty}
-        aria-valuetext={describe ? describe(at) : `step ${at} of ${last}`}
-        onChange={(event) => onAt(Number(event.target.value))}
-        data-timeline-slider=""
-      />
+      <span className="timeline-track">
+        <input
+          type="range"
+          aria-label="Timeline"
+          min={0}
+          max={Math.max(0, last)}
+          step={1}
+          value={Math.min(at, Math.max(0, last))}
+          disabled={empty}
+          aria-valuetext={describe ? describe(at) : `step ${at} of ${last}`}
+          onChange={(event) => onAt(Number(event.target.value))}
+          data-timeline-slider=""
+        />
+        {ticks ? (
+          <span className="timeline-marks" data-testid="timeline-marks" data-count={marks!.length} aria-hidden="true">
+            {ticks.map((tick) => (
+              <span key={tick} className="timeline-mark" style={{ left: `${tick * 100}%` }} />
+            ))}
+          </span>
+        ) : null}
+      </span>
       <span className="timeline-position" aria-hidden="true">
         {empty ? "no steps" : `${at} / ${last}`}
       </span>

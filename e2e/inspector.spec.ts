@@ -135,8 +135,8 @@ test("the payload viewer collapses, cuts long strings and hides secrets until re
   await expect(detail(page).getByRole("group", { name: /Arguments of/ })).toContainText("•••••• redacted");
 });
 
-test("the long demo run opens on a window of its flowchart and scrubs", async ({ page }) => {
-  await page.goto("/runs/long-audit?at=700");
+test("the long demo run, expanded, opens on a window of its flowchart and scrubs", async ({ page }) => {
+  await page.goto("/runs/long-audit?at=700&view=expanded");
   await expect(chart(page)).toBeVisible();
   await expect(page.getByText(/902 nodes: showing nodes 361–450 around the cursor/)).toBeVisible();
   const labels = await nodeLabels(page);

@@ -11,7 +11,7 @@
  * only when the run grows, the theme changes, or the cursor leaves the drawn window (after the
  * scrubbing pauses).
  */
-import { memo, useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import {
   chartItems,
   chartNodeId,
@@ -21,7 +21,6 @@ import {
   decoratedSource,
   edgeEnds,
   flowWindow,
-  MAX_CHART_TEXT,
   windowHolds,
   WINDOW_DEFAULTS,
   type ChartEnd,
@@ -32,6 +31,7 @@ import type { FlowNode } from "@/lib/inspect/flow";
 import { formatCount } from "@/lib/inspect/view";
 import { CopyButton } from "../copy-button";
 import { onThemeChange, resolvedTheme } from "../theme";
+import { drawMermaid } from "./mermaid-draw";
 
 export interface FlowchartProps {
   runId: string;
@@ -45,22 +45,12 @@ export interface FlowchartProps {
   title?: string;
   /** A node to mark as diverged (the diff page's first divergence), by index; -1 or absent: none. */
   marked?: number;
+  /** Controls shown beside the heading (the run page's "Expanded | Aggregated" switch). */
+  switcher?: ReactNode;
 }
 
 /** Waits this long after the cursor leaves the drawn window before redrawing (scrubbing goes on). */
 const REDRAW_DELAY_MS = 300;
-
-let renders = 0;
-let mermaidModule: Promise<typeof import("mermaid")> | null = null;
-
-/** Mermaid is large: it is fetched once, starting as soon as this module runs in a browser. */
-function loadMermaid() {
-  mermaidModule ??= import("mermaid");
-  return mermaidModule;
-}
-if (typeof window !== "undefined") void loadMermaid();
-// Mermaid keeps global state: one render at a time, page-wide.
-let queue: Promise<unknown> = Promise.resolve();
 
 type Mark = "current" | "past" | "edge-past";
 
@@ -70,7 +60,7 @@ interface Drawn {
   edges: Array<{ element: SVGElement; to: string }>;
 }
 
-function useTheme(): "light" | "dark" {
+export function useChartTheme(): "light" | "dark" {
   const [theme, setTheme] = useState<"light" | "dark">("light");
   useEffect(() => {
     const update = () => setTheme(resolvedTheme());
@@ -124,36 +114,21 @@ function useMermaidSvg(container: RefObject<HTMLDivElement | null>, built: Built
     let cancelled = false;
     // Tests and benchmarks wait on this attribute; it is not React state, to avoid a render per draw.
     container.current?.setAttribute("data-drawing", "true");
-    queue = queue.then(async () => {
-      if (cancelled) return;
-      try {
-        const mermaid = (await loadMermaid()).default;
-        const started = performance.now();
-        mermaid.initialize({
-          startOnLoad: false,
-          securityLevel: "strict",
-          theme: theme === "dark" ? "dark" : "default",
-          maxTextSize: MAX_CHART_TEXT,
-          maxEdges: 1_000,
-        });
-        renders += 1;
-        const { svg } = await mermaid.render(`chart-${renders}`, source);
-        if (cancelled || !container.current) return;
-        // Over its limits Mermaid draws an error chart instead of failing: never show one as the run.
-        if (svg.includes('aria-roledescription="error"') || /Syntax error in text|Maximum text size/.test(svg)) {
-          throw new Error("Mermaid could not draw this chart");
-        }
-        container.current.innerHTML = svg;
+    drawMermaid(source, theme, () => !cancelled)
+      .then((result) => {
+        if (!result || cancelled || !container.current) return;
+        container.current.innerHTML = result.svg;
         setDrawn(index(container.current, items));
         // Visible in the browser's performance panel (and read by bench/ui.ts).
-        performance.measure("backtrack:flowchart", { start: started, end: performance.now(), detail: { nodes: items.length } });
+        performance.measure("backtrack:flowchart", { start: result.started, end: performance.now(), detail: { nodes: items.length } });
         setFailure(null);
-      } catch (error) {
+      })
+      .catch((error: unknown) => {
         if (!cancelled) setFailure(error instanceof Error ? error.message : String(error));
-      } finally {
+      })
+      .finally(() => {
         if (!cancelled) container.current?.setAttribute("data-drawing", "false");
-      }
-    });
+      });
     return () => {
       cancelled = true;
     };
@@ -230,10 +205,10 @@ function downloadSvg(container: HTMLElement | null, fileName: string) {
 }
 
 /** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
-export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1 }: FlowchartProps) {
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1, switcher }: FlowchartProps) {
   const container = useRef<HTMLDivElement>(null);
   const headingId = useId();
-  const theme = useTheme();
+  const theme = useChartTheme();
   const drawnWindow = useDrawnWindow(nodes.length, nodeIndex);
   // By value: a new object with the same bounds must not redraw the chart.
   const { start, end: stop } = drawnWindow;
@@ -259,6 +234,7 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
     <section className="panel chart-panel" aria-labelledby={headingId}>
       <div className="toolbar">
         <h2 id={headingId}>{title}</h2>
+        {switcher}
         <span className="top-spacer" />
         <CopyButton label="Copy Mermaid source" text={() => decoratedSource(built.items, nodeIndex, { end })} disabled={!built.source} />
         <button type="button" onClick={download} disabled={!drawn}>
@@ -276,6 +252,7 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
         ref={container}
         className="chart"
         data-testid="flowchart"
+        data-view="expanded"
         role="figure"
         aria-label={`Flowchart of run ${runId}`}
         onClick={(event) => act(event.target)}

@@ -10,7 +10,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { debounce, useQueryState } from "nuqs";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { aggregateStep } from "@/lib/inspect/aggregate";
+import { WINDOW_DEFAULTS } from "@/lib/inspect/chart";
 import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
 import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
 import type { RunSummary } from "@/lib/journal/types";
@@ -20,11 +22,13 @@ import { SecretKeysProvider } from "../payload-viewer";
 import { runParams } from "../search-params";
 import type { LiveState } from "../use-live";
 import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from "../timeline-controls";
+import { AggregatedChart, stepKeyAt } from "./aggregated-chart";
 import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
 import { ReplayButton } from "./replay-dialog";
+import { RunSearch, useRunSearch } from "./run-search";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
@@ -53,7 +57,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         <CompareWith runId={run.runId} />
-        <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
+        <CopyButton label="Copy link" text={() => viewLink(run.runId, at)} />
       </div>
       <ul className="run-facts">
         <li>
@@ -84,6 +88,17 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
   );
 }
 
+/** This view's link: the cursor (the URL may not have caught up with it yet), the search, the chart's view and the list's filter. */
+function viewLink(runId: string, at: number): string {
+  const link = new URL(runHref(runId, at), window.location.origin);
+  const current = new URLSearchParams(window.location.search);
+  for (const name of ["q", "view", "show"]) {
+    const value = current.get(name);
+    if (value !== null) link.searchParams.set(name, value);
+  }
+  return link.toString();
+}
+
 /** Following a live run: a cursor on the last step stays on the last step as the run grows. */
 function useFollowLive(lastSeq: number, at: number, playing: boolean, onAt: (step: number) => void) {
   const previousLast = useRef(lastSeq);
@@ -101,6 +116,25 @@ function usePrefetchNeighbours(runId: string, at: number, lastSeq: number) {
     prefetchPage(client, runId, page + 1, lastSeq);
     if (page > 0) prefetchPage(client, runId, page - 1, lastSeq);
   }, [client, runId, at, lastSeq]);
+}
+
+/** The chart's view: the URL's, else aggregated for a run too large to draw whole (decided once, so it never flips as the outline loads). */
+function useChartView(initial: RunInspectorProps["initial"]) {
+  const [view, setView] = useQueryState("view", runParams.view.withOptions({ history: "replace" }));
+  const [large] = useState(() => (initial.entries ? initial.entries.filter((entry) => entry.node !== null).length > WINDOW_DEFAULTS.fullLimit : true));
+  return { view: view ?? (large ? "aggregated" : "expanded"), setView };
+}
+
+function ViewSwitch({ view, onView }: { view: "expanded" | "aggregated"; onView: (view: "expanded" | "aggregated") => void }) {
+  return (
+    <span className="view-switch" role="group" aria-label="Chart view">
+      {(["expanded", "aggregated"] as const).map((option) => (
+        <button key={option} type="button" aria-pressed={view === option} onClick={() => onView(option)}>
+          {option === "expanded" ? "Expanded" : "Aggregated"}
+        </button>
+      ))}
+    </span>
+  );
 }
 
 export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps) {
@@ -128,10 +162,21 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
   const { record, loading, error } = useRecord(runId, at, lastSeq);
   const entry = timeline?.entries[at] ?? summary?.entry;
 
+  const [q, setQ] = useQueryState("q", runParams.q.withOptions({ history: "replace" }));
+  const [show, setShow] = useQueryState("show", runParams.show.withOptions({ history: "replace" }));
+  const search = useRunSearch(runId, q, lastSeq);
+  const hitSeqs = search.data?.pages[0]?.seqs;
+  const hits = useMemo(() => (hitSeqs ? new Set(hitSeqs) : undefined), [hitSeqs]);
+  const { view, setView } = useChartView(initial);
+  const switcher = <ViewSwitch view={view} onView={(next) => void setView(next)} />;
+  const currentKey = timeline ? stepKeyAt(timeline.entries, at) : entry ? aggregateStep(entry)?.key : undefined;
+
   return (
     <SecretKeysProvider patterns={secretKeys}>
       <RunHeader run={run} live={data.live} at={at} replay={replay} />
+      <RunSearch q={q} onQ={(next) => void setQ(next)} search={search} at={at} onAt={onAt} />
       <TimelineControls
+        marks={hitSeqs}
         last={lastSeq}
         at={at}
         onAt={onAt}
@@ -143,15 +188,26 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
       />
       <div className="inspector">
         {timeline ? (
-          <RecordsList entries={timeline.entries} at={at} onAt={onAt} />
+          <RecordsList entries={timeline.entries} at={at} onAt={onAt} hits={hits} show={show} onShow={(next) => void setShow(next)} />
         ) : (
           <section className="panel">
             <h2>Records ({formatCount(run.recordCount)})</h2>
             <p className="muted">{data.timelineError ? `Could not load the timeline: ${data.timelineError.message}` : "Loading the timeline…"}</p>
           </section>
         )}
-        {timeline ? (
-          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} />
+        {view === "aggregated" ? (
+          <AggregatedChart
+            runId={runId}
+            lastSeq={run.lastSeq}
+            end={chartEnd(run.status)}
+            entries={timeline?.entries ?? null}
+            currentKey={currentKey}
+            at={at}
+            onStep={onAt}
+            switcher={switcher}
+          />
+        ) : timeline ? (
+          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} switcher={switcher} />
         ) : (
           <section className="panel">
             <h2>Flowchart</h2>

@@ -10,6 +10,7 @@ import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
 import { registerRegression } from "./commands/regression";
 import { registerRuns } from "./commands/runs";
+import { registerSearch } from "./commands/search";
 import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
+  registerSearch(program);
   return program;
 }
 

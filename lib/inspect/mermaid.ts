@@ -4,22 +4,12 @@
  */
 import { RunNotFoundError } from "../journal/errors";
 import type { Journal } from "../journal/ports";
+import { aggregateOutline, aggregateSource } from "./aggregate";
 import { buildFlow, type FlowNode } from "./flow";
+import { nodeLabel } from "./labels";
+import { outline } from "./outline";
 
-/** Characters that mean something to Mermaid or HTML, written as #<code>; inside a quoted label. */
-const UNSAFE = /["<>&#`[\]{}()|\\%;]/g;
-
-export function escapeLabel(text: string): string {
-  // Control characters and line breaks would end the statement: fold them to spaces.
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, " ");
-  return flat.replace(UNSAFE, (character) => `#${character.codePointAt(0)};`);
-}
-
-/** The label prefixes the mapping writes ("tool: ", "step: ") are kept readable; only the data is escaped. */
-export function nodeLabel(node: Pick<FlowNode, "label">): string {
-  const prefix = /^(tool|step|unknown): /.exec(node.label)?.[0] ?? "";
-  return `${prefix}${escapeLabel(node.label.slice(prefix.length))}`;
-}
+export { escapeLabel, nodeLabel } from "./labels";
 
 export function flowToMermaid(nodes: readonly FlowNode[]): string {
   const lines = ["flowchart TD", "  start([user])"];
@@ -33,7 +23,13 @@ export function flowToMermaid(nodes: readonly FlowNode[]): string {
   return lines.join("\n");
 }
 
-export async function renderMermaid(store: Journal, runId: string): Promise<string> {
+export interface RenderMermaidOptions {
+  /** One node per distinct step with counted transitions (aggregate.ts) instead of one node per record. */
+  aggregate?: boolean;
+}
+
+export async function renderMermaid(store: Journal, runId: string, options: RenderMermaidOptions = {}): Promise<string> {
   if (!(await store.run(runId))) throw new RunNotFoundError(runId);
-  return flowToMermaid(buildFlow(await store.history(runId)));
+  const records = await store.history(runId);
+  return options.aggregate ? aggregateSource(aggregateOutline(outline(records))) : flowToMermaid(buildFlow(records));
 }

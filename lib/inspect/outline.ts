@@ -36,6 +36,8 @@ export interface OutlineEntry {
   signal?: string;
   /** A sub-agent signal: the run it started. */
   childRunId?: string;
+  /** A sub-agent signal: the agent it ran. */
+  subAgent?: string;
   /** Whether this record is part of the conversation (the input, a model turn, a tool result). */
   conversation?: boolean;
   /** Record kinds this version does not know (kept from stored data, shown as such). */
@@ -143,6 +145,7 @@ export function outlineEntry(record: JournalRecord): OutlineEntry {
   if (record.kind === "approval" && payload.approved !== true) entry.failed = true;
   if (record.kind === "signal") entry.signal = String(payload.type ?? "");
   if (record.kind === "signal" && payload.type === "subagent" && typeof payload.childRunId === "string") entry.childRunId = payload.childRunId;
+  if (record.kind === "signal" && payload.type === "subagent" && typeof payload.agent === "string") entry.subAgent = payload.agent;
   if (record.kind === "header" || record.kind === "model" || record.kind === "tool_result") entry.conversation = true;
   if (!isKnownKind(record.kind)) entry.unknown = true;
   return entry;

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { RunNotFoundError } from "../../journal/errors";
+import { aggregateOutline, aggregateSource } from "../../inspect/aggregate";
 import { buildFlow } from "../../inspect/flow";
+import { outline } from "../../inspect/outline";
 import { projectEvents } from "../../inspect/events";
 import { flowToMermaid } from "../../inspect/mermaid";
 import type { PostgresStore } from "../../store/postgres-store";
@@ -37,12 +39,18 @@ export function registerShow(program: Command): void {
     );
   });
 
-  common(program.command("mermaid <run>").description("a run's Mermaid flowchart"), { json: false }).action(async (runId: string, options: CommonOptions) => {
+  common(
+    program
+      .command("mermaid <run>")
+      .description("a run's Mermaid flowchart")
+      .option("--aggregate", "one node per distinct step (LLM, each tool, each sub-agent, each durable step), edges counted: the run's shape"),
+    { json: false },
+  ).action(async (runId: string, options: CommonOptions & { aggregate?: boolean }) => {
     await withStore(
       options,
       async (store) => {
         const { records } = await load(store, runId);
-        printLine(flowToMermaid(buildFlow(records)));
+        printLine(options.aggregate ? aggregateSource(aggregateOutline(outline(records))) : flowToMermaid(buildFlow(records)));
       },
       READ_ONLY,
     );

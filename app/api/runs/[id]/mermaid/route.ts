@@ -4,6 +4,7 @@ import { runOutline } from "@/app/_server/outlines";
 import { serverSecretKeys } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
+import { aggregateOutline, aggregateSource } from "@/lib/inspect/aggregate";
 import { chartItems, decoratedSource, flowWindow } from "@/lib/inspect/chart";
 import { buildFlow } from "@/lib/inspect/flow";
 import { flowToMermaid } from "@/lib/inspect/mermaid";
@@ -13,19 +14,22 @@ import { chartEnd } from "@/lib/inspect/view";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ at: wholeNumber(0).optional() });
+const query = z.object({ at: wholeNumber(0).optional(), aggregate: z.enum(["0", "1", "true", "false"]).optional() });
 
 /**
  * The run's Mermaid flowchart: without `at`, exactly renderMermaid's text (the seed's mapping);
- * with `at`, the inspector's chart at that step (windowed around it, highlighted).
+ * with `at`, the inspector's chart at that step (windowed around it, highlighted); with
+ * `aggregate=1`, renderMermaid's aggregated text (one node per distinct step, counted edges).
  */
 export const GET = route<{ id: string }>(async (request, { id }) => {
-  const { at } = parseQuery(request, query);
+  const { at, aggregate } = parseQuery(request, query);
   const store = await getStore();
   const run = await store.run(id);
   if (!run) return notFound(`no run with id "${id}"`);
   let text: string;
-  if (at === undefined) {
+  if (aggregate === "1" || aggregate === "true") {
+    text = aggregateSource(aggregateOutline((await runOutline(id, run)) ?? []));
+  } else if (at === undefined) {
     text = flowToMermaid(buildFlow(await store.history(id)));
   } else {
     const timeline = timelineOf((await runOutline(id, run)) ?? []);
