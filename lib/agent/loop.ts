@@ -245,7 +245,13 @@ export class Drive implements SagaHost {
     const started = Date.now();
     const { message, usage } = await collect(this.model, request, (text) => this.emit({ type: "ModelDelta", runId: this.runId, turn, text }));
     this.signal.throwIfAborted();
-    const payload = await this.once<ModelPayload>(name, "model", () => ({ message, usage, model: this.model.id, durationMs: Date.now() - started }));
+    const payload = await this.once<ModelPayload>(name, "model", () => ({
+      message,
+      usage,
+      model: this.model.id,
+      durationMs: Date.now() - started,
+      startedAt: new Date(started).toISOString(),
+    }));
     this.liveTurns += 1;
     this.usage = addUsage(this.usage, usage);
     this.emit({ type: "AssistantTurn", runId: this.runId, turn, message: payload.message, usage: payload.usage, replayed: false });
@@ -310,7 +316,7 @@ export class Drive implements SagaHost {
       result = { error: error instanceof Error ? error.message : String(error) };
       threw = true;
     }
-    const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, args, childRunIds, threw });
+    const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, startedAt: started, args, childRunIds, threw });
     if (this.saga && threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(result)}`, name);
     return part;
   }
@@ -325,7 +331,7 @@ export class Drive implements SagaHost {
 
   /** Records how the call ended (the first writer's record wins) and tells the listeners. */
   private async finishCall(name: string, call: ToolCallPart, outcome: CallOutcome): Promise<ToolResultPart> {
-    const { result, isError, durationMs = 0, args = call.args, childRunIds = [], threw = false } = outcome;
+    const { result, isError, durationMs = 0, startedAt, args = call.args, childRunIds = [], threw = false } = outcome;
     const payload = await this.once<ToolResultPayload>(resultName(name), "tool_result", () => ({
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -333,6 +339,7 @@ export class Drive implements SagaHost {
       result: result === undefined ? null : result,
       isError,
       durationMs,
+      ...(startedAt === undefined ? {} : { startedAt: new Date(startedAt).toISOString() }),
       ...(threw ? { threw: true } : {}),
       ...(childRunIds.length > 0 ? { childRunIds } : {}),
     }));
@@ -347,6 +354,8 @@ interface CallOutcome {
   isError: boolean;
   /** How long the tool ran; 0 (the default) when it did not run (refused, denied, resolved by a person). */
   durationMs?: number;
+  /** When the tool started (epoch ms); only for a call that ran. */
+  startedAt?: number;
   /** The arguments as parsed by the tool's schema; the call's own when they were not parsed. */
   args?: unknown;
   /** Sub-agent runs the call started. */
