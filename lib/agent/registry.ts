@@ -42,9 +42,16 @@ export interface ModelEntry {
   create(): Model;
 }
 
+/** What a model's tokens cost, in US dollars per million tokens (the unit price lists use). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
 export class Registry {
   private readonly agents = new Map<string, AgentEntry>();
   private readonly models = new Map<string, ModelEntry>();
+  private readonly priced = new Map<string, ModelPrice>();
 
   registerAgent(entry: AgentEntry): this {
     this.agents.set(entry.name, entry);
@@ -54,6 +61,17 @@ export class Registry {
   registerModel(entry: ModelEntry): this {
     this.models.set(entry.name, entry);
     return this;
+  }
+
+  /** Prices a model by the id its runs record (`pricing` in backtrack.config.ts); it overrides the price table. */
+  registerPrice(model: string, price: ModelPrice): this {
+    this.priced.set(model, { input: price.input, output: price.output });
+    return this;
+  }
+
+  /** The registered prices by model id (overrides of the kept price table). */
+  prices(): Record<string, ModelPrice> {
+    return Object.fromEntries(this.priced);
   }
 
   agentNames(): string[] {
