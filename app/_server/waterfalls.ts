@@ -5,9 +5,9 @@
  * config that fails to load must not hide costs: the table alone is used then.
  */
 import "server-only";
-import { priceTable } from "@/lib/inspect/price-catalog";
-import type { PriceTable } from "@/lib/inspect/pricing";
-import { runCost, type RunCost } from "@/lib/inspect/pricing";
+import { priceTable } from "@/lib/agent/price-catalog";
+import type { PriceTable } from "@/lib/agent/pricing";
+import { runCost, type RunCost } from "@/lib/agent/pricing";
 import { waterfallOf, type Waterfall } from "@/lib/inspect/waterfall";
 import type { RunSummary } from "@/lib/journal/types";
 import { runOutline } from "./outlines";

@@ -7,7 +7,7 @@
  * never $0.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { costOf, formatUsd, type RunCost } from "@/lib/inspect/pricing";
+import { costOf, formatUsd, type RunCost } from "@/lib/agent/pricing";
 import type { JournalRecord } from "@/lib/journal/types";
 import { getJson } from "../api";
 import { runPath } from "./outline-pages";

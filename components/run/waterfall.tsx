@@ -10,7 +10,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject, type WheelEvent } from "react";
-import { formatUsd } from "@/lib/inspect/pricing";
+import { formatUsd } from "@/lib/agent/pricing";
 import { formatCount, formatDuration } from "@/lib/inspect/view";
 import type { WaterfallBar } from "@/lib/inspect/waterfall";
 import { useChildWaterfalls, useWaterfallBars, useWaterfallMeta, WATERFALL_PAGE, type WaterfallAnswer } from "./use-waterfall";

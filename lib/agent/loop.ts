@@ -35,6 +35,8 @@ import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, Tool
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
 import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
+import { priceTable } from "./price-catalog";
+import { costOf, priceOf, type ModelPrice } from "./pricing";
 import type { RunResult } from "./run-result";
 import { describeTool, type AnyTool } from "./tool";
 
@@ -47,6 +49,7 @@ interface DrivenAgent {
   readonly system: string | undefined;
   readonly maxTurns: number;
   readonly memory: AgentMemory | undefined;
+  readonly pricing: Record<string, ModelPrice> | undefined;
 }
 
 interface DriveOptions {
@@ -71,6 +74,9 @@ export class Drive implements SagaHost {
   readonly rootRunId: string;
   private recorded = new Map<string, JournalRecord>();
   private usage: Usage = ZERO_USAGE;
+  /** What this drive's live model calls cost (sub-agents' included); null once one had no price. */
+  private cost: number | null = 0;
+  private prices: Record<string, ModelPrice> | undefined;
   private liveTurns = 0;
   private saga = false;
 
@@ -95,7 +101,7 @@ export class Drive implements SagaHost {
     const started = Date.now();
     try {
       const message = await this.loop(input);
-      return { message, text: textOf(message), usage: this.usage, turns: this.liveTurns, duration: Date.now() - started, runId: this.runId };
+      return { message, text: textOf(message), usage: this.usage, costUsd: this.cost, turns: this.liveTurns, duration: Date.now() - started, runId: this.runId };
     } catch (error) {
       await this.report(error);
       throw error;
@@ -229,6 +235,10 @@ export class Drive implements SagaHost {
     this.usage = addUsage(this.usage, usage);
   }
 
+  addCost(cost: number | null): void {
+    this.cost = this.cost === null || cost === null ? null : this.cost + cost;
+  }
+
   now(): number {
     return this.waker?.now() ?? Date.now();
   }
@@ -254,6 +264,8 @@ export class Drive implements SagaHost {
     }));
     this.liveTurns += 1;
     this.usage = addUsage(this.usage, usage);
+    this.prices ??= priceTable(this.agent.pricing).prices;
+    this.addCost(costOf(priceOf(this.prices, this.model.id), usage));
     this.emit({ type: "AssistantTurn", runId: this.runId, turn, message: payload.message, usage: payload.usage, replayed: false });
     return payload;
   }

@@ -8,6 +8,9 @@ import type { Journal } from "../journal/ports";
 import type { Agent } from "./agent";
 import type { HeaderPayload } from "./payloads";
 import type { Model } from "./model";
+import type { ModelPrice } from "./pricing";
+
+export type { ModelPrice };
 
 export class UnknownNameError extends BacktrackError {
   constructor(
@@ -40,12 +43,6 @@ export interface ModelEntry {
   name: string;
   description?: string;
   create(): Model;
-}
-
-/** What a model's tokens cost, in US dollars per million tokens (the unit price lists use). */
-export interface ModelPrice {
-  input: number;
-  output: number;
 }
 
 export class Registry {

