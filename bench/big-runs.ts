@@ -9,6 +9,9 @@ import { summaryDelta } from "../lib/journal/summary";
 import type { NewRecord, RecordKind } from "../lib/journal/types";
 import type { PostgresStore } from "../lib/store/postgres-store";
 
+/** Milliseconds between two records' write times (INSERT_RECORDS spaces them so). */
+const RECORD_GAP_MS = 10;
+
 interface BigRecord extends NewRecord {
   seq: number;
 }
@@ -18,9 +21,12 @@ interface BigRecord extends NewRecord {
  * `divergeAt` on, the accounts' balances differ by one: the same run as another model or tool
  * version would write it, for diffing two large runs (the diff page's benchmark).
  */
-export function bigRunRecords(runId: string, count: number, divergeAt = Number.POSITIVE_INFINITY): BigRecord[] {
+export function bigRunRecords(runId: string, count: number, divergeAt = Number.POSITIVE_INFINITY, writtenAt = Date.now()): BigRecord[] {
   const records: BigRecord[] = [];
   const push = (name: string, kind: RecordKind, payload: unknown) => records.push({ runId, seq: records.length, name, kind, payload });
+  // Each record is written RECORD_GAP_MS after the one before (see INSERT_RECORDS), the last at `writtenAt`;
+  // a model turn or tool call started its duration before its record was written.
+  const startedAt = (durationMs: number) => new Date(writtenAt - (count - records.length) * RECORD_GAP_MS - durationMs).toISOString();
   push("run:start", "header", {
     input: `Audit ${count} records worth of accounts for anomalies.`,
     agent: "auditor",
@@ -40,7 +46,8 @@ export function bigRunRecords(runId: string, count: number, divergeAt = Number.P
       message: { role: "assistant", content: [...(text ? [{ type: "text", text }] : []), ...calls] },
       usage: { inputTokens: 900 + (turn % 50) * 40, outputTokens: 40 },
       model: "demo/v1",
-      durationMs: 120,
+      durationMs: 15,
+      startedAt: startedAt(15),
     });
     for (const [index, call] of calls.entries()) {
       if (records.length >= count - 2) break;
@@ -55,6 +62,7 @@ export function bigRunRecords(runId: string, count: number, divergeAt = Number.P
         result: { accountId: call.args.accountId, balance: ((number * 7919) % 10_000) + (turn >= divergeAt ? 1 : 0), flagged: number % 197 === 13 },
         isError: number % 509 === 7,
         durationMs: 3,
+        startedAt: startedAt(3),
       });
     }
   }
@@ -62,7 +70,8 @@ export function bigRunRecords(runId: string, count: number, divergeAt = Number.P
     message: { role: "assistant", content: [{ type: "text", text: "Audit done." }] },
     usage: { inputTokens: 1_000, outputTokens: 5 },
     model: "demo/v1",
-    durationMs: 90,
+    durationMs: 9,
+    startedAt: startedAt(9),
   });
   push("run:complete", "value", { value: { text: "Audit done." } });
   return records;

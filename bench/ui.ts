@@ -15,8 +15,13 @@
  * - aggregatedChart100kMs: navigation start to the aggregated chart of the 100,000-record run drawn
  *   (`?view=aggregated`; the run's shape, folded by the server from its cached outline); the run
  *   pages above are measured with `?view=expanded`, as before the aggregated view existed.
+ * - waterfall100kFirstPaintMs: navigation start to the Waterfall tab's first bars drawn on the
+ *   100,000-record run (`?tab=waterfall`, cursor mid-run), against waterfall100FirstPaintMs on the
+ *   100-record run; waterfallScrollFrame*: the time between painted frames while the waterfall's
+ *   rows are scrolled by WATERFALL_SCROLL_PX a frame, against idleFrameMs (frames with no scrolling).
  * `-- --only diff` writes only the two 20,000-record runs and measures only the diff page;
- * `-- --only aggregated` writes only the 100,000-record run and measures only its aggregated chart.
+ * `-- --only aggregated` writes only the 100,000-record run and measures only its aggregated chart;
+ * `-- --only waterfall` writes the 100- and 100,000-record runs and measures only the waterfall.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -34,6 +39,8 @@ const SCRUB_GAP_MS = 120;
 const WARM_VISITS = 3;
 /** The diff benchmark's second run parts from the first at this model turn (of about 4,000). */
 const DIFF_DIVERGE_TURN = 2_000;
+const WATERFALL_SCROLL_FRAMES = 120;
+const WATERFALL_SCROLL_PX = 240;
 const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
 const CHROMIUM_ARGS = [
   "--headless",
@@ -58,6 +65,7 @@ export const PAGE_PROBE = `
     const expected = document.querySelector('[data-testid="diff-charts"]') ? 2 : 1;
     const drawn = document.querySelectorAll('[data-testid="flowchart"][data-drawing="false"] svg').length;
     if (drawn >= expected && marks.chart === undefined) marks.chart = performance.now();
+    if (document.querySelector('[data-testid="waterfall"][data-drawn="true"]') && marks.waterfall === undefined) marks.waterfall = performance.now();
   };
   new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true });
   // A → press: wait for the frame that shows the next record, then for it to be painted.
@@ -79,6 +87,7 @@ export const PAGE_PROBE = `
 interface Marks {
   content?: number;
   chart?: number;
+  waterfall?: number;
 }
 
 export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
@@ -160,14 +169,85 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 }
 
-/** `--only diff` or `--only aggregated`: just that page (the run pages' figures take minutes to gather). */
-function only(): "diff" | "aggregated" | undefined {
+/** `--only diff`, `--only aggregated` or `--only waterfall`: just those figures (the run pages' take minutes to gather). */
+type Part = "diff" | "aggregated" | "waterfall";
+function only(): Part | undefined {
   const at = process.argv.indexOf("--only");
   const value = at >= 0 ? process.argv[at + 1] : undefined;
-  return value === "diff" || value === "aggregated" ? value : undefined;
+  return value === "diff" || value === "aggregated" || value === "waterfall" ? value : undefined;
 }
 
-async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: "diff" | "aggregated"): Promise<Record<string, number | string>> {
+/** Navigation start to the waterfall's first bars, on the page's own clock: the first visit (cold), then the median of later ones. */
+async function waterfallVisits(browser: Browser, url: string): Promise<{ cold: number; warm: number }> {
+  const visit = async () => {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    const page = await context.newPage();
+    await page.addInitScript(PAGE_PROBE);
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __marks: Marks }).__marks.waterfall !== undefined, undefined, { timeout: 120_000 });
+    const marks = await page.evaluate(() => (window as unknown as { __marks: Marks }).__marks);
+    return { page, ms: marks.waterfall ?? Number.NaN };
+  };
+  const cold = await visit();
+  await cold.page.context().close();
+  const warm: number[] = [];
+  for (let index = 0; index < WARM_VISITS; index += 1) {
+    const next = await visit();
+    warm.push(next.ms);
+    await next.page.context().close();
+  }
+  return { cold: cold.ms, warm: median(warm) };
+}
+
+/** Frame-to-frame times while the waterfall's rows scroll a step each frame, and while idle (the baseline). */
+async function waterfallScroll(browser: Browser, url: string): Promise<{ scrolling: number[]; idle: number[] }> {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+  const page = await context.newPage();
+  await page.addInitScript(PAGE_PROBE);
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __marks: Marks }).__marks.waterfall !== undefined, undefined, { timeout: 120_000 });
+  const frames = await page.evaluate(
+    async ({ count, step }) => {
+      const scroller = document.querySelector<HTMLElement>('[data-testid="waterfall"]')!;
+      const frame = () => new Promise<number>((done) => requestAnimationFrame(done));
+      const run = async (move: boolean) => {
+        const times: number[] = [];
+        let last = await frame();
+        for (let index = 0; index < count; index += 1) {
+          if (move) scroller.scrollTop += step;
+          const now = await frame();
+          times.push(now - last);
+          last = now;
+        }
+        return times;
+      };
+      const idle = await run(false);
+      const scrolling = await run(true);
+      return { idle, scrolling };
+    },
+    { count: WATERFALL_SCROLL_FRAMES, step: WATERFALL_SCROLL_PX },
+  );
+  await context.close();
+  return frames;
+}
+
+async function waterfallFigures(browser: Browser, base: string): Promise<Record<string, number>> {
+  const small = await waterfallVisits(browser, `${base}/runs/bench-100?tab=waterfall&at=50`);
+  const large = await waterfallVisits(browser, `${base}/runs/bench-100k?tab=waterfall&at=50000`);
+  const { scrolling, idle } = await waterfallScroll(browser, `${base}/runs/bench-100k?tab=waterfall&at=50000`);
+  return {
+    waterfall100FirstPaintMs: small.warm,
+    waterfall100kFirstPaintMs: large.warm,
+    waterfall100kFirstPaintColdMs: large.cold,
+    waterfall100kVs100: large.warm / small.warm,
+    waterfallScrollFrameMedianMs: median(scrolling),
+    waterfallScrollFrameP90Ms: percentile(scrolling, 0.9),
+    idleFrameMs: median(idle),
+    waterfallScrollFrameVsIdle: median(scrolling) / median(idle),
+  };
+}
+
+async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: Part): Promise<Record<string, number | string>> {
   if (!existsSync(join(".next", "BUILD_ID")) || process.argv.includes("--build")) {
     context.log("bench:ui: building the app…");
     const code = await new Promise<number>((resolve) =>
@@ -182,16 +262,25 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: 
   try {
     const store = await openStore({ url });
     const written = await time(async () => {
-      if (part !== "aggregated") {
-        await writeBigRun(store, "bench-20k", 20_000);
-        await writeBigRun(store, "bench-20k-b", 20_000, DIFF_DIVERGE_TURN);
+      if (part === "aggregated") {
+        await writeBigRun(store, "bench-100k", 100_000);
+        return;
       }
+      if (part === "waterfall") {
+        await writeBigRun(store, "bench-100", 100);
+        await writeBigRun(store, "bench-100k", 100_000);
+        return;
+      }
+      await writeBigRun(store, "bench-20k", 20_000);
+      await writeBigRun(store, "bench-20k-b", 20_000, DIFF_DIVERGE_TURN);
       if (part === "diff") return;
-      if (part === undefined) await writeBigRun(store, "bench-100", 100);
+      await writeBigRun(store, "bench-100", 100);
       await writeBigRun(store, "bench-100k", 100_000);
     });
     await store.close();
-    context.log(`bench:ui: wrote ${part === "diff" ? "40,000" : part === "aggregated" ? "100,000" : "140,100"} records in ${Math.round(written.ms)} ms`);
+    context.log(
+      `bench:ui: wrote ${part === "diff" ? "40,000" : part === "aggregated" ? "100,000" : part === "waterfall" ? "100,100" : "140,100"} records in ${Math.round(written.ms)} ms`,
+    );
     server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
       env: { ...process.env, DATABASE_URL: url, BACKTRACK_DEMO: "0", NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "ignore", "inherit"],
@@ -203,6 +292,10 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: 
     context.log("bench:ui: the aggregated chart of a 100,000-record run…");
     const aggregatedFigures = part === "diff" ? {} : await aggregatedVisits(browser, `${base}/runs/bench-100k?at=50000&view=aggregated`);
     if (part === "aggregated") return { database, ...aggregatedFigures };
+    if (part === "waterfall") {
+      context.log("bench:ui: the waterfall of a 100,000-record run…");
+      return { database, ...(await waterfallFigures(browser, base)) };
+    }
     context.log("bench:ui: the diff page of two 20,000-record runs…");
     const diff = await visits(browser, `${base}/diff?a=bench-20k&b=bench-20k-b`);
     const diffFigures = { diffPage20kFirstContentMs: diff.content, diffPage20kFirstContentColdMs: diff.coldContent, diffPage20kChartMs: diff.chart };
@@ -215,6 +308,8 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: 
     context.log("bench:ui: 100,000-record run…");
     const large = await visits(browser, `${base}/runs/bench-100k?at=50000&view=expanded`);
     const largeSteps = await scrub(browser, `${base}/runs/bench-100k?at=50000&view=expanded`);
+    context.log("bench:ui: the waterfall of the 100,000-record run…");
+    const waterfall = await waterfallFigures(browser, base);
     return {
       database,
       runPage100FirstContentMs: small.content,
@@ -231,6 +326,7 @@ async function runUiBenchmark(context: BenchContext, useServer: boolean, part?: 
       runPage100kChartMs: large.chart,
       scrub100kStepMedianMs: median(largeSteps),
       scrubPresses: steps.length,
+      ...waterfall,
       ...diffFigures,
       ...aggregatedFigures,
     };

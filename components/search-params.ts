@@ -1,13 +1,23 @@
 /**
  * The URL state of the pages (nuqs parsers, shared by server pages and client components):
- * a link reproduces the view. /runs?status=&agent=&q=  and  /runs/{id}?at=N&q=&view=&show=
+ * a link reproduces the view. /runs?status=&agent=&q=  and  /runs/{id}?at=N&q=&view=&show=&tab=waterfall
  */
 import { createLoader, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RUN_STATUSES } from "@/lib/journal/types";
 
 export const RUN_VIEWS = ["expanded", "aggregated"] as const;
-/** at: the cursor; q: the search; view: the chart (absent: aggregated for runs too large to draw whole); show: the records list's filter. */
-export const runParams = { at: parseAsInteger.withDefault(0), q: parseAsString, view: parseAsStringLiteral(RUN_VIEWS), show: parseAsString };
+/** The run page's chart tab: the flowchart (default) or the waterfall (`?tab=waterfall`). */
+export const RUN_TABS = ["flowchart", "waterfall"] as const;
+export type RunTab = (typeof RUN_TABS)[number];
+
+/** at: the cursor; q: the search; view: the chart (absent: aggregated for runs too large to draw whole); show: the records list's filter; tab: flowchart or waterfall. */
+export const runParams = {
+  at: parseAsInteger.withDefault(0),
+  q: parseAsString,
+  view: parseAsStringLiteral(RUN_VIEWS),
+  show: parseAsString,
+  tab: parseAsStringLiteral(RUN_TABS).withDefault("flowchart"),
+};
 export const loadRunParams = createLoader(runParams);
 
 export const runsParams = {

@@ -107,9 +107,12 @@ export { isPause, PauseSignal, PendingApproval, Interrupted, Sleeping, ResumeHal
 /** Compensations (sagas): a tool's undo runs when a later step aborts the run. */
 export { SagaAbortedError, type CompensationOutcome } from "./agent/saga";
 /** Agents and models by name, as recovery, replays and backtrack.config.ts resolve them. */
-export { Registry, UnknownNameError, type AgentEntry, type ModelEntry } from "./agent/registry";
 /** Named scorers (`same-decisions` is built in): what `backtrack test` and bisect judge a replay by. */
 export { SAME_DECISIONS, runScorer, type ScoredDiff, type ScoreResult, type ScorerEntry } from "./agent/scorers";
+export { Registry, UnknownNameError, type AgentEntry, type ModelEntry, type ModelPrice } from "./agent/registry";
+/** What tokens cost: the kept price table (a pinned catalog) with your prices on top, a model's price, a run's cost. */
+export { priceTable, PRICE_CATALOG } from "./agent/price-catalog";
+export { costOf, formatUsd, priceOf, runCost, type ModelCost, type PriceTable, type PricedTurn, type RunCost } from "./agent/pricing";
 /** The memory port: what a memory component composes in front of turn 0 (journaled as turn:0:memctx). */
 export type { AgentMemory, MemoryComposition, MemoryContextPayload, MemoryRequest, RecalledMemory } from "./agent/memory";
 

@@ -10,6 +10,7 @@ import { formatTime } from "@/lib/inspect/view";
 import { isKnownKind, type JournalRecord } from "@/lib/journal/types";
 import { PayloadViewer, recordReveal, RevealProvider } from "../payload-viewer";
 import { RecordBody } from "./record-kinds";
+import { StepCost } from "./run-cost";
 
 export function RecordDetail({
   record,
@@ -17,7 +18,9 @@ export function RecordDetail({
   at,
   loading,
   error,
+  lastSeq,
 }: {
+  lastSeq: number;
   record: JournalRecord | undefined;
   entry: OutlineEntry | undefined;
   at: number;
@@ -35,6 +38,7 @@ export function RecordDetail({
       </p>
       {record ? (
         <RevealProvider source={recordReveal(record.runId, record.seq)}>
+          <StepCost record={record} lastSeq={lastSeq} />
           <RecordBody record={record} />
           {isKnownKind(record.kind) ? <RawPayload key={record.seq} payload={record.payload} /> : null}
         </RevealProvider>

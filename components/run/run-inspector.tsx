@@ -23,15 +23,18 @@ import { runParams } from "../search-params";
 import type { LiveState } from "../use-live";
 import { TimelineControls, usePlayback, usePlaybackState, useTimelineKeys } from "../timeline-controls";
 import { AggregatedChart, stepKeyAt } from "./aggregated-chart";
+import { ChartTabs } from "./chart-tabs";
 import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
 import { ReplayButton } from "./replay-dialog";
 import { RunSearch, useRunSearch } from "./run-search";
+import { RunCostFact } from "./run-cost";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
+import { Waterfall } from "./waterfall";
 
 const URL_DELAY_MS = 200;
 
@@ -43,7 +46,7 @@ export interface RunInspectorProps {
   replay: { models: string[] } | null;
 }
 
-function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState; at: number; replay: RunInspectorProps["replay"] }) {
+function RunHeader({ run, live, at, lastSeq, replay }: { run: RunSummary; live: LiveState; at: number; lastSeq: number; replay: RunInspectorProps["replay"] }) {
   return (
     <>
       <div className="run-header">
@@ -57,7 +60,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         <CompareWith runId={run.runId} />
-        <CopyButton label="Copy link" text={() => viewLink(run.runId, at)} />
+        <CopyButton label="Copy link" text={() => linkHere(at)} />
       </div>
       <ul className="run-facts">
         <li>
@@ -77,6 +80,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
         <li>
           <strong>{formatCount(run.inputTokens + run.outputTokens)}</strong> tokens
         </li>
+        <RunCostFact runId={run.runId} lastSeq={lastSeq} />
         <li>started {formatTime(run.startedAt)}</li>
         <li>
           {run.completedAt ? "took" : "for"} {formatDuration(runDurationMs(run))}
@@ -88,15 +92,11 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
   );
 }
 
-/** This view's link: the cursor (the URL may not have caught up with it yet), the search, the chart's view and the list's filter. */
-function viewLink(runId: string, at: number): string {
-  const link = new URL(runHref(runId, at), window.location.origin);
-  const current = new URLSearchParams(window.location.search);
-  for (const name of ["q", "view", "show"]) {
-    const value = current.get(name);
-    if (value !== null) link.searchParams.set(name, value);
-  }
-  return link.toString();
+/** This view's link with the cursor at `at`: the other URL state (the chart tab, …) is kept. */
+function linkHere(at: number): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set("at", String(at));
+  return url.toString();
 }
 
 /** Following a live run: a cursor on the last step stays on the last step as the run grows. */
@@ -147,6 +147,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
   // The cursor moves at once; the URL follows when the scrubbing pauses (writing it costs a few ms a step).
   const [rawAt, setRawAt] = useQueryState("at", runParams.at.withOptions({ history: "replace", limitUrlUpdates: debounce(URL_DELAY_MS) }));
   const at = clampStep(rawAt, lastSeq);
+  const [tab, setTab] = useQueryState("tab", runParams.tab.withOptions({ history: "replace" }));
   const { playing, setPlaying, speed, setSpeed } = usePlaybackState();
   const onAt = useCallback((next: number) => void setRawAt(Math.max(0, Math.trunc(next))), [setRawAt]);
 
@@ -173,7 +174,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
-      <RunHeader run={run} live={data.live} at={at} replay={replay} />
+      <RunHeader run={run} live={data.live} at={at} lastSeq={lastSeq} replay={replay} />
       <RunSearch q={q} onQ={(next) => void setQ(next)} search={search} at={at} onAt={onAt} />
       <TimelineControls
         marks={hitSeqs}
@@ -195,27 +196,43 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
             <p className="muted">{data.timelineError ? `Could not load the timeline: ${data.timelineError.message}` : "Loading the timeline…"}</p>
           </section>
         )}
-        {view === "aggregated" ? (
-          <AggregatedChart
-            runId={runId}
-            lastSeq={run.lastSeq}
-            end={chartEnd(run.status)}
-            entries={timeline?.entries ?? null}
-            currentKey={currentKey}
-            at={at}
-            onStep={onAt}
-            switcher={switcher}
-          />
-        ) : timeline ? (
-          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} switcher={switcher} />
-        ) : (
-          <section className="panel">
-            <h2>Flowchart</h2>
-            <p className="muted">Loading…</p>
-          </section>
-        )}
+        <ChartTabs
+          tab={tab}
+          onTab={(next) => void setTab(next)}
+          panels={{
+            flowchart: () =>
+              view === "aggregated" ? (
+                <AggregatedChart
+                  runId={runId}
+                  lastSeq={run.lastSeq}
+                  end={chartEnd(run.status)}
+                  entries={timeline?.entries ?? null}
+                  currentKey={currentKey}
+                  at={at}
+                  onStep={onAt}
+                  switcher={switcher}
+                />
+              ) : timeline ? (
+                <Flowchart
+                  runId={runId}
+                  nodes={timeline.nodes}
+                  end={chartEnd(run.status)}
+                  nodeIndex={summary?.nodeIndex ?? -1}
+                  onStep={onAt}
+                  onOpenRun={openRun}
+                  switcher={switcher}
+                />
+              ) : (
+                <section className="panel">
+                  <h2>Flowchart</h2>
+                  <p className="muted">Loading…</p>
+                </section>
+              ),
+            waterfall: () => <Waterfall runId={runId} at={at} lastSeq={lastSeq} onAt={onAt} onOpenRun={openRun} />,
+          }}
+        />
         <div className="side">
-          <RecordDetail record={record} entry={entry} at={at} loading={loading} error={error} />
+          <RecordDetail record={record} entry={entry} at={at} loading={loading} error={error} lastSeq={lastSeq} />
           {timeline && summary ? <StatePanel runId={runId} timeline={timeline} summary={summary} lastSeq={lastSeq} onAt={onAt} /> : null}
         </div>
       </div>

@@ -13,6 +13,7 @@ import { redactValue } from "@/lib/inspect/redact";
 import { conversationItems, countThrough, toolResultOf, type StepSummary, type Timeline } from "@/lib/inspect/timeline";
 import { formatCount } from "@/lib/inspect/view";
 import { useSecretKeys } from "../payload-viewer";
+import { CostSoFar } from "./run-cost";
 import { useRecord } from "./use-run-data";
 
 const TEXT = 160;
@@ -139,6 +140,7 @@ export function StatePanel({ runId, timeline, summary, lastSeq, onAt }: { runId:
         <li>
           Tokens: <strong>{formatCount(summary.usage.inputTokens)}</strong> in, <strong>{formatCount(summary.usage.outputTokens)}</strong> out
         </li>
+        <CostSoFar runId={runId} lastSeq={lastSeq} usage={summary.usage} />
       </ul>
       {summary.pause ? (
         <p className="status-paused">

@@ -10,6 +10,7 @@ import { Drive } from "./loop";
 import type { AgentMemory } from "./memory";
 import type { AssistantMessage, RunInput } from "./messages";
 import type { Model } from "./model";
+import type { ModelPrice } from "./pricing";
 import type { RunResult } from "./run-result";
 import type { AgentLike, AnyTool, ChildRunOptions } from "./tool";
 
@@ -26,6 +27,8 @@ export interface AgentOptions {
   maxTurns?: number;
   /** Composes recalled context in front of the run's input, journaled as turn:0:memctx (see memory.ts). */
   memory?: AgentMemory;
+  /** Prices by model id (USD per million tokens) over the kept price table, for RunResult.costUsd. */
+  pricing?: Record<string, ModelPrice>;
 }
 
 export interface RunOptions {
@@ -50,6 +53,7 @@ export class Agent implements AgentLike {
   readonly system: string | undefined;
   readonly maxTurns: number;
   readonly memory: AgentMemory | undefined;
+  readonly pricing: Record<string, ModelPrice> | undefined;
 
   constructor(options: AgentOptions) {
     this.name = options.name ?? "agent";
@@ -58,6 +62,7 @@ export class Agent implements AgentLike {
     this.system = options.system;
     this.maxTurns = options.maxTurns ?? 50;
     this.memory = options.memory;
+    this.pricing = options.pricing;
     const tools = new Map<string, AnyTool>();
     for (const definition of options.tools ?? []) {
       if (tools.has(definition.name)) throw new TypeError(`two tools are named "${definition.name}"`);

@@ -33,6 +33,8 @@ export interface CallHost {
   lookup(name: string): Promise<JournalRecord | undefined>;
   has(name: string): boolean;
   addUsage(usage: Usage): void;
+  /** Adds a sub-agent's cost (null: unknown, and the whole drive's cost becomes unknown). */
+  addCost(cost: number | null): void;
   now(): number;
 }
 
@@ -116,6 +118,7 @@ async function runSubAgent(host: CallHost, call: CallIdentity, points: Points, c
   });
   await pass(host, call, point);
   host.addUsage(result.usage);
+  host.addCost(result.costUsd);
   return result;
 }
 

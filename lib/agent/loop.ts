@@ -35,6 +35,8 @@ import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, Tool
 import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
 import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
+import { priceTable } from "./price-catalog";
+import { costOf, priceOf, type ModelPrice } from "./pricing";
 import type { RunResult } from "./run-result";
 import { describeTool, type AnyTool } from "./tool";
 
@@ -47,6 +49,7 @@ interface DrivenAgent {
   readonly system: string | undefined;
   readonly maxTurns: number;
   readonly memory: AgentMemory | undefined;
+  readonly pricing: Record<string, ModelPrice> | undefined;
 }
 
 interface DriveOptions {
@@ -71,6 +74,9 @@ export class Drive implements SagaHost {
   readonly rootRunId: string;
   private recorded = new Map<string, JournalRecord>();
   private usage: Usage = ZERO_USAGE;
+  /** What this drive's live model calls cost (sub-agents' included); null once one had no price. */
+  private cost: number | null = 0;
+  private prices: Record<string, ModelPrice> | undefined;
   private liveTurns = 0;
   private saga = false;
 
@@ -95,7 +101,7 @@ export class Drive implements SagaHost {
     const started = Date.now();
     try {
       const message = await this.loop(input);
-      return { message, text: textOf(message), usage: this.usage, turns: this.liveTurns, duration: Date.now() - started, runId: this.runId };
+      return { message, text: textOf(message), usage: this.usage, costUsd: this.cost, turns: this.liveTurns, duration: Date.now() - started, runId: this.runId };
     } catch (error) {
       await this.report(error);
       throw error;
@@ -229,6 +235,10 @@ export class Drive implements SagaHost {
     this.usage = addUsage(this.usage, usage);
   }
 
+  addCost(cost: number | null): void {
+    this.cost = this.cost === null || cost === null ? null : this.cost + cost;
+  }
+
   now(): number {
     return this.waker?.now() ?? Date.now();
   }
@@ -245,9 +255,17 @@ export class Drive implements SagaHost {
     const started = Date.now();
     const { message, usage } = await collect(this.model, request, (text) => this.emit({ type: "ModelDelta", runId: this.runId, turn, text }));
     this.signal.throwIfAborted();
-    const payload = await this.once<ModelPayload>(name, "model", () => ({ message, usage, model: this.model.id, durationMs: Date.now() - started }));
+    const payload = await this.once<ModelPayload>(name, "model", () => ({
+      message,
+      usage,
+      model: this.model.id,
+      durationMs: Date.now() - started,
+      startedAt: new Date(started).toISOString(),
+    }));
     this.liveTurns += 1;
     this.usage = addUsage(this.usage, usage);
+    this.prices ??= priceTable(this.agent.pricing).prices;
+    this.addCost(costOf(priceOf(this.prices, this.model.id), usage));
     this.emit({ type: "AssistantTurn", runId: this.runId, turn, message: payload.message, usage: payload.usage, replayed: false });
     return payload;
   }
@@ -310,7 +328,7 @@ export class Drive implements SagaHost {
       result = { error: error instanceof Error ? error.message : String(error) };
       threw = true;
     }
-    const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, args, childRunIds, threw });
+    const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, startedAt: started, args, childRunIds, threw });
     if (this.saga && threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(result)}`, name);
     return part;
   }
@@ -325,7 +343,7 @@ export class Drive implements SagaHost {
 
   /** Records how the call ended (the first writer's record wins) and tells the listeners. */
   private async finishCall(name: string, call: ToolCallPart, outcome: CallOutcome): Promise<ToolResultPart> {
-    const { result, isError, durationMs = 0, args = call.args, childRunIds = [], threw = false } = outcome;
+    const { result, isError, durationMs = 0, startedAt, args = call.args, childRunIds = [], threw = false } = outcome;
     const payload = await this.once<ToolResultPayload>(resultName(name), "tool_result", () => ({
       toolCallId: call.toolCallId,
       toolName: call.toolName,
@@ -333,6 +351,7 @@ export class Drive implements SagaHost {
       result: result === undefined ? null : result,
       isError,
       durationMs,
+      ...(startedAt === undefined ? {} : { startedAt: new Date(startedAt).toISOString() }),
       ...(threw ? { threw: true } : {}),
       ...(childRunIds.length > 0 ? { childRunIds } : {}),
     }));
@@ -347,6 +366,8 @@ interface CallOutcome {
   isError: boolean;
   /** How long the tool ran; 0 (the default) when it did not run (refused, denied, resolved by a person). */
   durationMs?: number;
+  /** When the tool started (epoch ms); only for a call that ran. */
+  startedAt?: number;
   /** The arguments as parsed by the tool's schema; the call's own when they were not parsed. */
   args?: unknown;
   /** Sub-agent runs the call started. */

@@ -20,6 +20,8 @@ export interface ModelPayload {
   usage: Usage;
   model: string;
   durationMs: number;
+  /** When the model was asked (ISO 8601); runs journaled before it was recorded have only durationMs. */
+  startedAt?: string;
 }
 
 export interface AttemptPayload {
@@ -36,6 +38,8 @@ export interface ToolResultPayload {
   result: unknown;
   isError: boolean;
   durationMs: number;
+  /** When the tool started executing (ISO 8601); absent when it did not run, and in older runs. */
+  startedAt?: string;
   /** The tool's execute threw (not bad input, an unknown tool or a denial): a saga rolls back. */
   threw?: boolean;
   /** Sub-agent runs this call started. */

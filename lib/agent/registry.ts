@@ -9,6 +9,9 @@ import type { Agent } from "./agent";
 import type { HeaderPayload } from "./payloads";
 import type { Model } from "./model";
 import { SAME_DECISIONS, type ScorerEntry } from "./scorers";
+import type { ModelPrice } from "./pricing";
+
+export type { ModelPrice };
 
 export class UnknownNameError extends BacktrackError {
   constructor(
@@ -48,6 +51,7 @@ export class Registry {
   private readonly models = new Map<string, ModelEntry>();
   /** Every registry knows `same-decisions`; registering that name again replaces it. */
   private readonly scorers = new Map<string, ScorerEntry>([[SAME_DECISIONS.name, SAME_DECISIONS]]);
+  private readonly priced = new Map<string, ModelPrice>();
 
   registerAgent(entry: AgentEntry): this {
     this.agents.set(entry.name, entry);
@@ -72,6 +76,17 @@ export class Registry {
     const entry = this.scorers.get(name);
     if (!entry) throw new UnknownNameError("scorer", name, this.scorerNames());
     return entry;
+  }
+
+  /** Prices a model by the id its runs record (`pricing` in backtrack.config.ts); it overrides the price table. */
+  registerPrice(model: string, price: ModelPrice): this {
+    this.priced.set(model, { input: price.input, output: price.output });
+    return this;
+  }
+
+  /** The registered prices by model id (overrides of the kept price table). */
+  prices(): Record<string, ModelPrice> {
+    return Object.fromEntries(this.priced);
   }
 
   agentNames(): string[] {

@@ -10,6 +10,9 @@ export interface RunResult {
   message: AssistantMessage;
   text: string;
   usage: Usage;
+  /** What those model calls cost in US dollars at the kept price table (with AgentOptions.pricing
+   * on top); null when a model among them has no price — never 0 for an unknown price. */
+  costUsd: number | null;
   turns: number;
   /** Wall-clock milliseconds of this drive. */
   duration: number;

@@ -9,13 +9,14 @@
  *   export default defineConfig({
  *     models: { "gpt-5": openai("gpt-5") },           // an AI SDK model, through fromAiSdk
  *     agents: [{ name: "support", create: (store, model) => new Agent({ name: "support", store, model: model ?? …, tools: [...] }) }],
+ *     pricing: { "my-finetune": { input: 3, output: 15 } },  // USD per million tokens, over the kept price table
  *   });
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { z } from "zod";
 import { fromAiSdk } from "../agent/ai-sdk";
 import type { Model } from "../agent/model";
-import type { AgentEntry, Registry } from "../agent/registry";
+import type { AgentEntry, ModelPrice, Registry } from "../agent/registry";
 import type { ScorerEntry } from "../agent/scorers";
 import { ConfigError } from "../journal/errors";
 
@@ -31,6 +32,8 @@ export interface BacktrackConfig {
   agents?: AgentEntry[];
   /** Scorers by name; `same-decisions` is built in (a config entry of that name replaces it). */
   scorers?: Record<string, ConfigScorer>;
+  /** Prices by the model id runs record, in US dollars per million tokens; they override the kept price table. */
+  pricing?: Record<string, ModelPrice>;
 }
 
 export function defineConfig(config: BacktrackConfig): BacktrackConfig {
@@ -39,6 +42,8 @@ export function defineConfig(config: BacktrackConfig): BacktrackConfig {
 
 const callable = (value: unknown) => typeof value === "function";
 const objectOrFunction = (value: unknown) => callable(value) || (typeof value === "object" && value !== null);
+
+const dollarsPerMillion = z.number().finite().nonnegative();
 
 const configSchema = z.object({
   models: z.record(z.string().min(1), z.custom<ConfigModel>(objectOrFunction, "a model: a Backtrack Model, an AI SDK model or a function returning one")).optional(),
@@ -52,6 +57,7 @@ const configSchema = z.object({
       ]),
     )
     .optional(),
+  pricing: z.record(z.string().trim().min(1), z.strictObject({ input: dollarsPerMillion, output: dollarsPerMillion })).optional(),
 });
 
 function isBacktrackModel(value: unknown): value is Model {
@@ -70,7 +76,7 @@ export function toModel(name: string, value: ConfigModel): Model {
   throw new ConfigError(`model "${name}" in the config is neither a Backtrack Model (id, stream) nor an AI SDK model (doStream)`);
 }
 
-/** Validates a loaded config (`where`: the file, for messages) and registers its models and agents. */
+/** Validates a loaded config (`where`: the file, for messages) and registers its models, agents and prices. */
 export function applyConfig(registry: Registry, loaded: unknown, where = "backtrack.config"): Registry {
   const parsed = configSchema.safeParse(loaded);
   if (!parsed.success) {
@@ -87,5 +93,6 @@ export function applyConfig(registry: Registry, loaded: unknown, where = "backtr
       typeof value === "function" ? { name, description: "from the config", score: value } : { name, description: value.description ?? "from the config", score: value.score },
     );
   }
+  for (const [model, price] of Object.entries(parsed.data.pricing ?? {})) registry.registerPrice(model, price);
   return registry;
 }

@@ -6,11 +6,17 @@ import { liveAgent } from "./live";
 import { demoModel } from "./models";
 import { conciergeAgent, payoutsAgent, schedulerAgent, supportAgent } from "./recovery-agents";
 
+/** What the demo's scripted models are priced at: illustrative, a small hosted model's price. */
+export const DEMO_PRICE = { input: 0.15, output: 0.6 } as const;
+
 export function demoRegistry(): Registry {
   return (
     new Registry()
       .registerModel({ name: "demo/v1", description: "the demo's scripted model", create: () => demoModel("v1") })
       .registerModel({ name: "demo/v2", description: "a changed scripted model: charges order 123 $5000", create: () => demoModel("v2") })
+      // Illustrative prices (a small hosted model's, USD per million tokens) so the demo shows costs.
+      .registerPrice("demo/v1", DEMO_PRICE)
+      .registerPrice("demo/v2", DEMO_PRICE)
       .registerAgent({ name: "billing", create: billingAgent })
       .registerAgent({ name: "reporter", create: reporterAgent })
       .registerAgent({ name: "planner", create: plannerAgent })

@@ -42,6 +42,22 @@ export interface OutlineEntry {
   conversation?: boolean;
   /** Record kinds this version does not know (kept from stored data, shown as such). */
   unknown?: boolean;
+  /** Model turns and tool results: when the work started and ended (epoch ms; see timing()). Server-side only: the outline route leaves them out. */
+  startMs?: number;
+  endMs?: number;
+  /** Whether startMs came from the record (startedAt) rather than from when it was written less its duration. */
+  timed?: boolean;
+  /** Model turns: the model id the turn recorded (for its price). Server-side only. */
+  model?: string;
+}
+
+/** The fields the outline route leaves out: the waterfall and costs are computed on the server. */
+export type WireOutlineEntry = Omit<OutlineEntry, "startMs" | "endMs" | "timed" | "model">;
+
+export function wireEntry(entry: OutlineEntry): WireOutlineEntry {
+  if (entry.endMs === undefined && entry.model === undefined) return entry;
+  const { startMs: _start, endMs: _end, timed: _timed, model: _model, ...wire } = entry;
+  return wire;
 }
 
 const TITLE_TEXT = 80;
@@ -125,6 +141,20 @@ function title(record: JournalRecord, payload: Record<string, unknown>): string 
   }
 }
 
+/**
+ * When a model turn or tool call ran: from its startedAt and durationMs when it has them; a record
+ * written before startedAt was journaled ends when it was written and starts its durationMs
+ * before (0 when it has none: drawn as an instant).
+ */
+function timing(record: JournalRecord, payload: Record<string, unknown>): { startMs: number; endMs: number; timed: boolean } | undefined {
+  const written = Date.parse(record.createdAt);
+  const duration = typeof payload.durationMs === "number" && Number.isFinite(payload.durationMs) ? Math.max(0, payload.durationMs) : 0;
+  const started = typeof payload.startedAt === "string" ? Date.parse(payload.startedAt) : Number.NaN;
+  if (Number.isFinite(started)) return { startMs: started, endMs: started + duration, timed: true };
+  if (!Number.isFinite(written)) return undefined;
+  return { startMs: written - duration, endMs: written, timed: false };
+}
+
 export function outlineEntry(record: JournalRecord): OutlineEntry {
   const payload = object(record.payload);
   const drawn = flowNode(record, 0);
@@ -141,6 +171,8 @@ export function outlineEntry(record: JournalRecord): OutlineEntry {
     entry.outputTokens = count(usage.outputTokens);
     entry.toolCalls = modelParts(payload.message).tools.length;
   }
+  if (record.kind === "model" || record.kind === "tool_result") Object.assign(entry, timing(record, payload));
+  if (record.kind === "model" && typeof payload.model === "string") entry.model = payload.model;
   if (record.kind === "tool_result" && payload.isError === true) entry.failed = true;
   if (record.kind === "approval" && payload.approved !== true) entry.failed = true;
   if (record.kind === "signal") entry.signal = String(payload.type ?? "");

@@ -320,6 +320,52 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
     expect(replayed.filter((event) => event.type === "AssistantTurn").every((event) => (event as { replayed: boolean }).replayed)).toBe(true);
   });
 
+  it("journals when each model turn and tool call started and how long it took", async () => {
+    const agent = new Agent({
+      name: "timed",
+      store,
+      model: scriptedModel("timed-model", (_request, turn) => (turn === 0 ? { toolCalls: [{ name: "wait", args: {} }] } : { text: "done" }), { delayMs: 25 }),
+      tools: [tool({ name: "wait", description: "wait", input: z.object({}), execute: () => new Promise((done) => setTimeout(() => done("waited"), 30)) })],
+    });
+    const before = Date.now();
+    await agent.run("timed-1", "time it");
+    const history = await store.history("timed-1");
+    const timed = history.filter((record) => record.kind === "model" || record.kind === "tool_result");
+    expect(timed.map((record) => record.kind)).toEqual(["model", "tool_result", "model"]);
+    for (const record of timed) {
+      const payload = record.payload as { startedAt?: string; durationMs: number };
+      const started = Date.parse(payload.startedAt ?? "");
+      expect(started).toBeGreaterThanOrEqual(before);
+      expect(payload.durationMs).toBeGreaterThanOrEqual(record.kind === "model" ? 20 : 25);
+      // Journaled after it ended: the record's time is at or after start + duration (ms clock, so 1 ms slack).
+      expect(Date.parse(record.createdAt)).toBeGreaterThanOrEqual(started + payload.durationMs - 1);
+    }
+    // The tool call starts after the model turn that asked for it ended.
+    const [turn, call] = timed.map((record) => record.payload as { startedAt: string; durationMs: number });
+    expect(Date.parse(call!.startedAt)).toBeGreaterThanOrEqual(Date.parse(turn!.startedAt) + turn!.durationMs);
+  });
+
+  it("says what the drive's model calls cost: priced by the table or the agent's pricing, null without a price", async () => {
+    const script = (_request: unknown, turn: number) => (turn === 0 ? { toolCalls: [{ name: "noop", args: {} }] } : { text: "done" });
+    const tools = [tool({ name: "noop", description: "noop", input: z.object({}), execute: () => "ok" })];
+    const priced = await new Agent({ name: "priced", store, model: scriptedModel("acme/priced", script), tools, pricing: { "acme/priced": { input: 2, output: 10 } } }).runResult(
+      "cost-1",
+      "go",
+    );
+    expect(priced.usage.inputTokens).toBeGreaterThan(0);
+    expect(priced.costUsd).toBeCloseTo((priced.usage.inputTokens * 2 + priced.usage.outputTokens * 10) / 1_000_000, 12);
+    // The kept table prices a model it lists.
+    const listed = await new Agent({ name: "listed", store, model: scriptedModel("openai/gpt-4o-mini", script), tools }).runResult("cost-2", "go");
+    expect(listed.costUsd).toBeCloseTo((listed.usage.inputTokens * 0.15 + listed.usage.outputTokens * 0.6) / 1_000_000, 12);
+    const unpriced = await new Agent({ name: "unpriced", store, model: scriptedModel("acme/unpriced", script), tools }).runResult("cost-3", "go");
+    expect(unpriced.costUsd).toBeNull();
+    // A resumed run's recorded turns were paid for when they ran: nothing new costs nothing.
+    const resumed = await new Agent({ name: "priced", store, model: scriptedModel("acme/priced", script), tools, pricing: { "acme/priced": { input: 2, output: 10 } } }).runResult(
+      "cost-1",
+    );
+    expect(resumed).toMatchObject({ turns: 0, costUsd: 0 });
+  });
+
   it("refuses a different input for an existing run, and an endless run", async () => {
     await billingAgent(store).run("mismatch-1", "Please charge order 123.");
     await expect(billingAgent(store).run("mismatch-1", "Please charge order 77.")).rejects.toBeInstanceOf(InputMismatchError);

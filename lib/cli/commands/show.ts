@@ -1,6 +1,11 @@
 import type { Command } from "commander";
+import { priceTable } from "../../agent/price-catalog";
+import { formatUsd, runCost, type PriceTable } from "../../agent/pricing";
+import { loadRegistry } from "../../config/file";
+import { demoRegistry } from "../../demo/registry";
 import { RunNotFoundError } from "../../journal/errors";
 import { aggregateOutline, aggregateSource } from "../../inspect/aggregate";
+import type { JournalRecord } from "../../journal/types";
 import { buildFlow } from "../../inspect/flow";
 import { outline } from "../../inspect/outline";
 import { projectEvents } from "../../inspect/events";
@@ -17,6 +22,32 @@ async function load(store: PostgresStore, runId: string) {
 /** These commands only read: they work on an embedded folder this process cannot write. */
 const READ_ONLY = { readOnly: true };
 
+/** The kept price table with the config's and the demo's prices on top (a config that fails to load leaves the table alone, with a warning). */
+async function prices(): Promise<PriceTable> {
+  try {
+    return priceTable((await loadRegistry(demoRegistry())).prices());
+  } catch (error) {
+    process.stderr.write(`warning: costs use the kept price table only: ${error instanceof Error ? error.message : String(error)}\n`);
+    return priceTable();
+  }
+}
+
+/** What the run's model turns cost (costUsd null when a turn's model has no price). */
+export function costOfRecords(records: readonly JournalRecord[], table: PriceTable) {
+  const turns = records
+    .filter((record) => record.kind === "model")
+    .map((record) => {
+      const payload = (record.payload ?? {}) as { model?: unknown; usage?: { inputTokens?: unknown; outputTokens?: unknown } };
+      const tokens = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+      return {
+        model: typeof payload.model === "string" ? payload.model : undefined,
+        inputTokens: tokens(payload.usage?.inputTokens),
+        outputTokens: tokens(payload.usage?.outputTokens),
+      };
+    });
+  return { ...runCost(turns, table.prices), table: { version: table.version, source: table.source, date: table.date } };
+}
+
 function brief(payload: unknown): string {
   const text = JSON.stringify(payload) ?? "";
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
@@ -28,9 +59,12 @@ export function registerShow(program: Command): void {
       options,
       async (store) => {
         const { run, records } = await load(store, runId);
-        if (options.json) return printJson({ run, records });
+        const cost = costOfRecords(records, await prices());
+        if (options.json) return printJson({ run, costUsd: cost.costUsd, cost, records });
         printLine(`${run.runId}  ${run.agent ?? ""}  ${run.pause ? `paused: ${run.pause.message}` : run.status}`);
         printLine(`${run.recordCount} records, ${run.modelTurns} model turns, ${run.inputTokens}+${run.outputTokens} tokens, started ${run.startedAt}`);
+        const byModel = cost.byModel.map((row) => `${row.model} ${row.price ? formatUsd(row.costUsd) : "no price"}`).join(", ");
+        printLine(`cost ${formatUsd(cost.costUsd)}${byModel ? ` (${byModel})` : ""}, prices ${cost.table.version}`);
         if (run.error) printLine(`error: ${run.error}`);
         printLine();
         printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));

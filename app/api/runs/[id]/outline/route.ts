@@ -5,6 +5,7 @@ import { redacted } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
 import { countWithin } from "@/lib/inspect/budget";
+import { wireEntry } from "@/lib/inspect/outline";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,7 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   const run = await (await getStore()).run(id);
   if (!run) return notFound(`no run with id "${id}"`);
   const all = (await runOutline(id, run)) ?? [];
-  const page = redacted(all.slice(from, Math.min(run.lastSeq + 1, from + limit)));
+  const page = redacted(all.slice(from, Math.min(run.lastSeq + 1, from + limit)).map(wireEntry));
   const entries = page.slice(0, countWithin(page));
   const nextFrom = from + entries.length;
   const more = entries.length > 0 && nextFrom <= run.lastSeq;
