@@ -10,10 +10,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { debounce, useQueryState } from "nuqs";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
 import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
-import type { RunSummary } from "@/lib/journal/types";
+import type { JournalRecord, RunSummary } from "@/lib/journal/types";
 import { CopyButton } from "../copy-button";
 import { runHref } from "../links";
 import { SecretKeysProvider } from "../payload-viewer";
@@ -25,6 +25,8 @@ import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
 import { ReplayButton } from "./replay-dialog";
+import { ForkButton } from "./fork-dialog";
+import { ForkLineage } from "./fork-lineage";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
@@ -39,7 +41,16 @@ export interface RunInspectorProps {
   replay: { models: string[] } | null;
 }
 
-function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState; at: number; replay: RunInspectorProps["replay"] }) {
+interface RunHeaderProps {
+  run: RunSummary;
+  live: LiveState;
+  at: number;
+  replay: RunInspectorProps["replay"];
+  record: JournalRecord | undefined;
+  recordedModel: string | null;
+}
+
+function RunHeader({ run, live, at, replay, record, recordedModel }: RunHeaderProps) {
   return (
     <>
       <div className="run-header">
@@ -52,6 +63,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
         </span>
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
+        {replay ? <ForkButton key={at} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
       </div>
@@ -78,6 +90,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
           {run.completedAt ? "took" : "for"} {formatDuration(runDurationMs(run))}
         </li>
       </ul>
+      <ForkLineage run={run} />
       {run.pause ? <p className="status-paused">Waiting: {run.pause.message}</p> : null}
       {run.error ? <p className="status-failed">Failed: {run.error}</p> : null}
     </>
@@ -126,11 +139,19 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
 
   const summary = timeline ? summaryAt(timeline, at, run) : initial.summary && at === initial.summary.at ? initial.summary : undefined;
   const { record, loading, error } = useRecord(runId, at, lastSeq);
+  const header = useRecord(runId, 0, lastSeq).record;
+  const recordedModel = (header?.payload as { model?: unknown } | undefined)?.model;
+  const forkAt = run.forkedFrom?.at ?? 0;
+  const forkRecord = useRecord(runId, forkAt, lastSeq).record;
+  const forkEdited = typeof (forkRecord?.payload as { edited?: unknown } | undefined)?.edited === "object";
+  const forked = run.forkedFrom !== null;
+  // Memoised: the flowchart is, and a new object each step would draw it again.
+  const lineage = useMemo(() => (forked ? { at: forkAt, edited: forkEdited } : null), [forked, forkAt, forkEdited]);
   const entry = timeline?.entries[at] ?? summary?.entry;
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
-      <RunHeader run={run} live={data.live} at={at} replay={replay} />
+      <RunHeader run={run} live={data.live} at={at} replay={replay} record={record} recordedModel={typeof recordedModel === "string" ? recordedModel : null} />
       <TimelineControls
         last={lastSeq}
         at={at}
@@ -151,7 +172,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
           </section>
         )}
         {timeline ? (
-          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} />
+          <Flowchart runId={runId} nodes={timeline.nodes} end={chartEnd(run.status)} nodeIndex={summary?.nodeIndex ?? -1} onStep={onAt} onOpenRun={openRun} lineage={lineage} />
         ) : (
           <section className="panel">
             <h2>Flowchart</h2>
