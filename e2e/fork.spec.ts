@@ -12,7 +12,8 @@ interface DiffBody {
 }
 
 async function run(request: APIRequestContext, runId: string) {
-  return ((await (await request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string; pause: Record<string, unknown> | null; forkedFrom: unknown } }).run;
+  return ((await (await request.get(`/api/runs/${encodeURIComponent(runId)}`)).json()) as { run: { status: string; pause: Record<string, unknown> | null; forkedFrom: unknown } })
+    .run;
 }
 
 // The shared server's runs list belongs to the specs that read the demo runs: leave no fork behind.
@@ -42,7 +43,7 @@ test("forking order-123 at its tool result with an edited result lands on the di
   await expect(dialog.getByLabel("Allow external effects")).not.toBeChecked();
   await dialog.getByRole("button", { name: "Start fork" }).click();
 
-  await page.waitForURL(/\/diff\?a=order-123&b=order-123~fork-\d+&at=1/);
+  await page.waitForURL(/\/diff\?a=order-123&b=order-123(?:~|%7E)fork-\d+&at=1/);
   const newRunId = new URL(page.url()).searchParams.get("b") ?? "";
   const rows = page.getByTestId("diff-rows");
   await expect(rows.locator('[data-index="0"] .diff-status')).toHaveText("same (copied)");
@@ -75,7 +76,7 @@ test("a fork that changes the charge halts before chargeCard unless external eff
   await dialog.getByLabel("Edited value (JSON)").fill('{"orderId": "123", "amount": 900}');
   await expect(dialog.getByRole("list", { name: "Tools that may run live" })).toContainText("the fork halts before it runs");
   await dialog.getByRole("button", { name: "Start fork" }).click();
-  await page.waitForURL(/\/diff\?a=order-123&b=order-123~fork-\d+&at=0/);
+  await page.waitForURL(/\/diff\?a=order-123&b=order-123(?:~|%7E)fork-\d+&at=0/);
   const newRunId = new URL(page.url()).searchParams.get("b") ?? "";
   await expect(page.getByTestId("diff-rows").locator('[data-index="0"] .diff-status')).toHaveText("edited");
   const forked = await run(request, newRunId);

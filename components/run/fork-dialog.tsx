@@ -114,13 +114,19 @@ export function ForkButton({ runId, at, record, models, recordedModel }: ForkBut
   };
 
   const busy = sending || status === "queued" || status === "running" || status === "done";
-  const progress = status === "queued" ? "Queued…" : status === "running" ? "Forking…" : status === "done" ? `Done: opening the diff with ${job?.newRunId ?? ""}…` : sending ? "Starting…" : "";
+  const progress =
+    status === "queued" ? "Queued…" : status === "running" ? "Forking…" : status === "done" ? `Done: opening the diff with ${job?.newRunId ?? ""}…` : sending ? "Starting…" : "";
   const problem = failure ?? jobFailure ?? invalid ?? (plan.error ? plan.error.message : null);
   const editor = editorKind(mode);
 
   return (
     <>
-      <button type="button" onClick={open} disabled={modes.length === 0} title={modes.length === 0 ? "Pick a step after run:start (and before run:complete) to fork at" : undefined}>
+      <button
+        type="button"
+        onClick={open}
+        disabled={modes.length === 0}
+        title={modes.length === 0 ? "Pick a step after run:start (and before run:complete) to fork at" : undefined}
+      >
         Fork from here
       </button>
       <dialog ref={dialog} className="dialog" aria-labelledby={`${ids}-title`} onClose={() => setShown(false)}>
@@ -129,7 +135,8 @@ export function ForkButton({ runId, at, record, models, recordedModel }: ForkBut
             Fork {runId} at step {at}
           </h2>
           <p className="muted">
-            A new run: records before step {at} are copied, the one at it ({record?.kind} <span className="mono">{record?.name}</span>) is edited, and the agent runs on live from there.
+            A new run: records before step {at} are copied, the one at it ({record?.kind} <span className="mono">{record?.name}</span>) is edited, and the agent runs on live from
+            there.
           </p>
           <fieldset disabled={busy}>
             <legend>Edit</legend>

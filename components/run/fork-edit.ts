@@ -59,7 +59,10 @@ export function initialText(record: JournalRecord | undefined, mode: EditMode): 
       return "";
     case "text": {
       const content = (payload.message as { content?: Array<{ type?: string; text?: string }> } | undefined)?.content ?? [];
-      return content.filter((part) => part.type === "text").map((part) => part.text ?? "").join("");
+      return content
+        .filter((part) => part.type === "text")
+        .map((part) => part.text ?? "")
+        .join("");
     }
     case "args": {
       const content = (payload.message as { content?: Array<{ type?: string; args?: unknown }> } | undefined)?.content ?? [];

@@ -25,8 +25,7 @@ export function ForkLineage({ run }: { run: RunSummary }) {
     <div className="fork-lineage">
       {from ? (
         <p className="forked-from" data-testid="forked-from">
-          Forked from <Link href={runHref(from.runId, from.at)}>{from.runId}</Link> at step {from.at} ·{" "}
-          <Link href={diffHref({ a: from.runId, b: run.runId })}>diff with it</Link>
+          Forked from <Link href={runHref(from.runId, from.at)}>{from.runId}</Link> at step {from.at} · <Link href={diffHref({ a: from.runId, b: run.runId })}>diff with it</Link>
         </p>
       ) : null}
       {list.length > 0 ? (
@@ -36,7 +35,12 @@ export function ForkLineage({ run }: { run: RunSummary }) {
             <span key={fork.runId}>
               {index > 0 ? ", " : ""}
               <Link href={runHref(fork.runId)}>{fork.runId}</Link>
-              {fork.forkedFrom ? <span className="muted"> (step {fork.forkedFrom.at}, {fork.status})</span> : null}
+              {fork.forkedFrom ? (
+                <span className="muted">
+                  {" "}
+                  (step {fork.forkedFrom.at}, {fork.status})
+                </span>
+              ) : null}
             </span>
           ))}
           {forks.data?.nextCursor ? (
