@@ -84,6 +84,20 @@ test("a fork that changes the charge halts before chargeCard unless external eff
   expect(forked.pause).toMatchObject({ reason: "halt", halt: "fork_effect", toolName: "chargeCard" });
   const records = (await (await request.get(`/api/runs/${encodeURIComponent(newRunId)}/records`)).json()) as { records: Array<{ name: string }> };
   expect(records.records.map((record) => record.name)).not.toContain("turn:0:call:0:attempt");
+
+  // The recovery board offers Allow, Give result and Fail; a given result finishes the fork without charging.
+  await page.goto("/recovery");
+  const row = page.locator(`tr[data-run="${newRunId}"]`);
+  await expect(row).toContainText("fork halted before chargeCard");
+  for (const name of ["Allow", "Give result", "Fail"]) await expect(row.getByRole("button", { name, exact: true })).toBeVisible();
+  await row.getByRole("textbox", { name: "Result (JSON)" }).fill('{"charged": 900, "receipt": "given-by-hand"}');
+  await row.getByRole("button", { name: "Give result", exact: true }).click();
+  await expect(page.getByRole("status", { name: "Resume progress" })).toHaveText(`${newRunId} resumed and completed`);
+  const done = await run(request, newRunId);
+  expect(done.status).toBe("complete");
+  const final = (await (await request.get(`/api/runs/${encodeURIComponent(newRunId)}/records`)).json()) as { records: Array<{ name: string; payload: unknown }> };
+  expect(final.records.map((record) => record.name)).not.toContain("turn:0:call:0:attempt");
+  expect(JSON.stringify(final.records.find((record) => record.name === "run:complete")?.payload)).toContain("given-by-hand");
 });
 
 test("the fork API: 202 with a job that ends done, and typed errors that write nothing", async ({ request }) => {
