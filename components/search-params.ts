@@ -1,6 +1,6 @@
 /**
  * The URL state of the pages (nuqs parsers, shared by server pages and client components):
- * a link reproduces the view. /runs?status=&agent=&q=  and  /runs/{id}?at=N&q=&view=&show=&tab=waterfall
+ * a link reproduces the view. /runs?status=&agent=&q=&forkOf=  and  /runs/{id}?at=N&q=&view=&show=&tab=waterfall
  */
 import { createLoader, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RUN_STATUSES } from "@/lib/journal/types";
@@ -24,5 +24,7 @@ export const runsParams = {
   status: parseAsStringLiteral(RUN_STATUSES),
   agent: parseAsString,
   q: parseAsString,
+  /** Only the forks of this run. */
+  forkOf: parseAsString,
 };
 export const loadRunsParams = createLoader(runsParams);

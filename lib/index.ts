@@ -181,3 +181,13 @@ export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";
 // ── backtrack.config.ts ──────────────────────────────────────────────────────────────────────
 /** The config file's shape, and applying one to a registry (loading the file is the CLI's and the server's). */
 export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel, type ConfigScorer } from "./config/config";
+
+// ── Fork (time travel) ───────────────────────────────────────────────────────────────────────
+/** Fork a run at a step, edit what happened there, go live from it; the plan of what may run live first. */
+export { forkRun, forkPlan, reserveFork, driveFork, type ForkEdit, type ForkOptions, type ForkResult, type ForkRunOptions, type ForkPlan, type PlannedTool } from "./fork/index";
+/** Fork's errors, and the halt before an external tool in a fork. */
+export { ForkError, MissingModelError } from "./fork/index";
+export { ForkEffectHalt } from "./agent/pauses";
+/** What a tool declares it does to the world, and a fork's lineage. */
+export type { ToolEffects } from "./agent/tool";
+export type { ForkedFrom } from "./journal/types";

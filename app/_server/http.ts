@@ -15,6 +15,7 @@ import { hasNul, idParam, nulInQuery } from "./url-input";
 /** Every code has a status: the compiler refuses a new ErrorCode until it is placed here. */
 const STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
+  bad_fork: 400,
   cli: 400,
   invalid_record: 400,
   length_mismatch: 400,
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   // A run that cannot be replayed or decided as asked: well-formed, but not possible for this run.
   missing_agent: 422,
+  missing_model: 422,
   missing_tools: 422,
   no_memory_context: 422,
   no_recorded_input: 422,

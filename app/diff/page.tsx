@@ -12,7 +12,9 @@ import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
 import { DIFF_PAGE } from "@/components/page-sizes";
 import { plainEntry, type DiffEntry } from "@/lib/inspect/compare";
-import { diffHead, diffRows, initialRow, packRows } from "@/lib/inspect/diff-view";
+import { diffHead, diffRows, initialRow, packRows, type ForkLineageView } from "@/lib/inspect/diff-view";
+import type { Journal } from "@/lib/journal/ports";
+import type { RunSummary } from "@/lib/journal/types";
 import { diffPreview } from "@/lib/inspect/link-preview";
 import { parseSecretKeys } from "@/lib/inspect/redact";
 import { isBacktrackError } from "@/lib/journal/errors";
@@ -37,6 +39,15 @@ const pageQuery = z.object({
     .catch(undefined),
   realign: single.pipe(z.enum(["0", "1", "true", "false"]).optional()).catch(undefined),
 });
+
+/** When B is a fork of A: its step, and whether its record there is an edit (one record read). */
+async function forkLineage(store: Journal, runA: RunSummary, runB: RunSummary): Promise<ForkLineageView | null> {
+  const from = runB.forkedFrom;
+  if (!from || from.runId !== runA.runId) return null;
+  const [record] = await store.history(runB.runId, { from: from.at, limit: 1 });
+  const payload = record?.payload as { edited?: unknown } | null | undefined;
+  return { at: from.at, edited: typeof payload?.edited === "object" && payload.edited !== null };
+}
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -76,7 +87,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
   const at = initialRow(query.at, head, rows.length);
   const pageIndex = Math.floor(at / DIFF_PAGE);
   const outline = (run: typeof runA) => (run.recordCount <= INLINE_OUTLINE ? runOutline(run.runId, run).then((entries) => entries ?? null) : Promise.resolve(null));
-  const [outlineA, outlineB] = await Promise.all([outline(runA), outline(runB)]);
+  const [outlineA, outlineB, lineage] = await Promise.all([outline(runA), outline(runB), forkLineage(store, runA, runB)]);
   return (
     <DiffView
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
@@ -94,6 +105,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
           runB,
           outlineA,
           outlineB,
+          lineage,
         },
         { distinct: true },
       )}

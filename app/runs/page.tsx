@@ -18,7 +18,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
   const [page, agents] = await Promise.all([
-    store.runs({ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, limit: RUNS_PAGE }),
+    store.runs({ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, forkOf: filters.forkOf ?? undefined, limit: RUNS_PAGE }),
     agentNames(store.client),
   ]);
   return <RunsList initial={{ filters, page: redacted(page) }} agents={agents} database={{ kind: store.client.kind, target: store.client.target }} />;

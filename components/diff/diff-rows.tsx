@@ -7,7 +7,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import { STATUS_WORDS, type DiffRow } from "@/lib/inspect/diff-view";
+import { rowWord, type DiffRow, type ForkLineageView } from "@/lib/inspect/diff-view";
 
 const ROW_HEIGHT = 28;
 /** The list's height before it is measured (its CSS height on a common screen). */
@@ -18,9 +18,11 @@ export interface DiffRowsProps {
   at: number;
   onAt: (at: number) => void;
   divergentAt: number | null;
+  /** B is a fork of A: rows it copied and the row it edited say so. */
+  lineage: ForkLineageView | null;
 }
 
-export function DiffRows({ rows, at, onAt, divergentAt }: DiffRowsProps) {
+export function DiffRows({ rows, at, onAt, divergentAt, lineage }: DiffRowsProps) {
   const scroller = useRef<HTMLDivElement>(null);
   // A short diff gets a short list; a long one a window of ASSUMED_HEIGHT (less on a small screen, by CSS).
   const height = Math.min(ASSUMED_HEIGHT, rows.length * ROW_HEIGHT + 2);
@@ -62,7 +64,7 @@ export function DiffRows({ rows, at, onAt, divergentAt }: DiffRowsProps) {
                 onClick={() => onAt(row.index)}
               >
                 <span className="seq">{row.index}</span>
-                <span className={`diff-status status-word-${row.status}`}>{STATUS_WORDS[row.status]}</span>
+                <span className={`diff-status status-word-${row.status}`}>{rowWord(row, lineage)}</span>
                 <span className="kind">{row.kind}</span>
                 <span className="title">{row.label}</span>
                 {row.realigned ? <span className="realigned-mark">realigned</span> : null}

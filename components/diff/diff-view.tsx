@@ -11,7 +11,7 @@ import Link from "next/link";
 import { debounce, useQueryState } from "nuqs";
 import { useCallback, useEffect, useMemo, useTransition } from "react";
 import type { DiffEntry } from "@/lib/inspect/diff";
-import { diffMarkdown, STATUS_WORDS, unpackRows, type DiffHead, type PackedRows } from "@/lib/inspect/diff-view";
+import { diffMarkdown, STATUS_WORDS, unpackRows, type DiffHead, type ForkLineageView, type PackedRows } from "@/lib/inspect/diff-view";
 import type { OutlineEntry } from "@/lib/inspect/outline";
 import { formatCount } from "@/lib/inspect/view";
 import type { DiffStatus } from "@/lib/inspect/diff";
@@ -43,6 +43,8 @@ export interface DiffInitial {
   runB: RunSummary;
   outlineA: OutlineEntry[] | null;
   outlineB: OutlineEntry[] | null;
+  /** B is a fork of A: where, and whether it edited the record there. */
+  lineage: ForkLineageView | null;
 }
 
 const noop = () => {};
@@ -157,7 +159,7 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
           {rows.length === 0 ? (
             <p className="muted">Neither run has a decision point (a model step or a tool call).</p>
           ) : (
-            <DiffRows rows={rows} at={at} onAt={onAt} divergentAt={head.divergentAt} />
+            <DiffRows rows={rows} at={at} onAt={onAt} divergentAt={head.divergentAt} lineage={initial.lineage} />
           )}
           <p className="notice">←/→ move between rows, Home and End jump.</p>
         </section>

@@ -99,7 +99,14 @@ type Outcome = ResolutionPayload["outcome"];
  * A halted call, after the person checked downstream: it took effect (with its result, as JSON),
  * it did not (the model is told), or it did not and may run once more.
  */
-export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; onDone: (result: ActionResult) => void }) {
+const BUTTONS = {
+  halt: { succeeded: "It succeeded", failed: "It failed", retry: "Retry" },
+  // A fork's external tool that has not run (fork_effect): the same resolutions, in a fork's words.
+  effect: { succeeded: "Give result", failed: "Fail", retry: "Allow" },
+} as const;
+
+export function ResolveForm({ runId, by, onDone, effect = false }: { runId: string; by: string; onDone: (result: ActionResult) => void; effect?: boolean }) {
+  const labels = BUTTONS[effect ? "effect" : "halt"];
   const action = useAction(onDone);
   const [result, setResult] = useState("");
   const resolve = (outcome: Outcome) =>
@@ -118,15 +125,21 @@ export function ResolveForm({ runId, by, onDone }: { runId: string; by: string; 
     });
   return (
     <div className="board-actions">
-      <input type="text" aria-label="Result (JSON)" placeholder='Result if it succeeded, e.g. {"ok": true}' value={result} onChange={(event) => setResult(event.target.value)} />
+      <input
+        type="text"
+        aria-label="Result (JSON)"
+        placeholder={effect ? 'The result to give it, e.g. {"ok": true}' : 'Result if it succeeded, e.g. {"ok": true}'}
+        value={result}
+        onChange={(event) => setResult(event.target.value)}
+      />
       <button type="button" disabled={action.pending} onClick={() => void resolve("succeeded")}>
-        It succeeded
+        {labels.succeeded}
       </button>
       <button type="button" disabled={action.pending} onClick={() => void resolve("failed")}>
-        It failed
+        {labels.failed}
       </button>
       <button type="button" disabled={action.pending} onClick={() => void resolve("retry")}>
-        Retry
+        {labels.retry}
       </button>
     </div>
   );

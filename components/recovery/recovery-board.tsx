@@ -90,6 +90,7 @@ function BoardRow({ run, readOnly, by, onDone }: { run: BoardEntry; readOnly: bo
           {run.waiting.action === "decide" && ownPause ? <DecisionButtons runId={run.runId} by={by} onDone={onDone} /> : null}
           {run.waiting.action === "answer" && ownPause ? <AnswerForm runId={run.runId} by={by} onDone={onDone} /> : null}
           {run.waiting.action === "resolve" && ownPause ? <ResolveForm runId={run.runId} by={by} onDone={onDone} /> : null}
+          {run.waiting.action === "effect" && ownPause ? <ResolveForm runId={run.runId} by={by} onDone={onDone} effect /> : null}
         </td>
       )}
     </tr>

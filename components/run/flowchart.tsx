@@ -47,6 +47,8 @@ export interface FlowchartProps {
   marked?: number;
   /** Controls shown beside the heading (the run page's "Expanded | Aggregated" switch). */
   switcher?: ReactNode;
+  /** A fork: nodes before its step were copied, the one at it may be edited, the rest ran live. */
+  lineage?: { at: number; edited: boolean } | null;
 }
 
 /** Waits this long after the cursor leaves the drawn window before redrawing (scrubbing goes on). */
@@ -192,6 +194,32 @@ function useDivergedMark(drawn: Drawn | null, marked: number) {
   }, [drawn, marked]);
 }
 
+const LINEAGE_MARKS = ["lineage-copied", "lineage-edited", "lineage-live"];
+
+/** A fork's nodes: copied (before its step), edited (at it, when edited) or live, as a class and data-lineage. */
+function useLineageMarks(drawn: Drawn | null, nodes: readonly FlowNode[], lineage: FlowchartProps["lineage"]) {
+  const at = lineage?.at ?? -1;
+  const edited = lineage?.edited === true;
+  useEffect(() => {
+    if (!drawn || at < 0) return;
+    const touched: Element[] = [];
+    for (const [id, element] of drawn.nodes) {
+      const node = /^n\d+$/.test(id) ? nodes[Number(id.slice(1))] : undefined;
+      if (!node) continue;
+      const mark = node.seq < at ? "copied" : node.seq === at && edited ? "edited" : "live";
+      element.classList.add(`lineage-${mark}`);
+      element.setAttribute("data-lineage", mark);
+      touched.push(element);
+    }
+    return () => {
+      for (const element of touched) {
+        element.classList.remove(...LINEAGE_MARKS);
+        element.removeAttribute("data-lineage");
+      }
+    };
+  }, [drawn, nodes, at, edited]);
+}
+
 /** Saves the drawn SVG as a file named after the run and the cursor's step. */
 function downloadSvg(container: HTMLElement | null, fileName: string) {
   const svg = container?.querySelector("svg");
@@ -205,7 +233,7 @@ function downloadSvg(container: HTMLElement | null, fileName: string) {
 }
 
 /** Memoised: a step that stays on the same node (an attempt, a signal) does not render it again. */
-export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1, switcher }: FlowchartProps) {
+export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex, onStep, onOpenRun, title = "Flowchart", marked = -1, switcher, lineage = null }: FlowchartProps) {
   const container = useRef<HTMLDivElement>(null);
   const headingId = useId();
   const theme = useChartTheme();
@@ -217,6 +245,7 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
   const { drawn, failure } = useMermaidSvg(container, built, theme);
   useCursorMarks(container, drawn, nodeIndex);
   useDivergedMark(drawn, marked);
+  useLineageMarks(drawn, nodes, lineage);
 
   const act = (target: EventTarget | null) => {
     const element = target instanceof Element ? target.closest("g.node") : null;
@@ -248,6 +277,11 @@ export const Flowchart = memo(function Flowchart({ runId, nodes, end, nodeIndex,
         </p>
       ) : null}
       {error ? <p className="error-box">The flowchart could not be drawn: {error}</p> : null}
+      {lineage ? (
+        <p className="muted lineage-legend" data-testid="lineage-legend">
+          <span className="legend-copied">dashed: copied</span> · <span className="legend-edited">orange: edited</span> · solid: live
+        </p>
+      ) : null}
       <div
         ref={container}
         className="chart"

@@ -15,7 +15,7 @@ import { aggregateStep } from "@/lib/inspect/aggregate";
 import { WINDOW_DEFAULTS } from "@/lib/inspect/chart";
 import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
 import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
-import type { RunSummary } from "@/lib/journal/types";
+import type { JournalRecord, RunSummary } from "@/lib/journal/types";
 import { CopyButton } from "../copy-button";
 import { runHref } from "../links";
 import { SecretKeysProvider } from "../payload-viewer";
@@ -31,6 +31,8 @@ import { RecordsList } from "./records-list";
 import { ReplayButton } from "./replay-dialog";
 import { RunSearch, useRunSearch } from "./run-search";
 import { RunCostFact } from "./run-cost";
+import { ForkButton } from "./fork-dialog";
+import { ForkLineage } from "./fork-lineage";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
 import { prefetchPage, useRecord, useRunData, type RunInitial } from "./use-run-data";
@@ -46,7 +48,17 @@ export interface RunInspectorProps {
   replay: { models: string[] } | null;
 }
 
-function RunHeader({ run, live, at, lastSeq, replay }: { run: RunSummary; live: LiveState; at: number; lastSeq: number; replay: RunInspectorProps["replay"] }) {
+interface RunHeaderProps {
+  run: RunSummary;
+  live: LiveState;
+  at: number;
+  lastSeq: number;
+  replay: RunInspectorProps["replay"];
+  record: JournalRecord | undefined;
+  recordedModel: string | null;
+}
+
+function RunHeader({ run, live, at, lastSeq, replay, record, recordedModel }: RunHeaderProps) {
   return (
     <>
       <div className="run-header">
@@ -59,6 +71,7 @@ function RunHeader({ run, live, at, lastSeq, replay }: { run: RunSummary; live: 
         </span>
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
+        {replay ? <ForkButton key={at} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => linkHere(at)} />
       </div>
@@ -86,6 +99,7 @@ function RunHeader({ run, live, at, lastSeq, replay }: { run: RunSummary; live: 
           {run.completedAt ? "took" : "for"} {formatDuration(runDurationMs(run))}
         </li>
       </ul>
+      <ForkLineage run={run} />
       {run.pause ? <p className="status-paused">Waiting: {run.pause.message}</p> : null}
       {run.error ? <p className="status-failed">Failed: {run.error}</p> : null}
     </>
@@ -161,6 +175,14 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
 
   const summary = timeline ? summaryAt(timeline, at, run) : initial.summary && at === initial.summary.at ? initial.summary : undefined;
   const { record, loading, error } = useRecord(runId, at, lastSeq);
+  const header = useRecord(runId, 0, lastSeq).record;
+  const recordedModel = (header?.payload as { model?: unknown } | undefined)?.model;
+  const forkAt = run.forkedFrom?.at ?? 0;
+  const forkRecord = useRecord(runId, forkAt, lastSeq).record;
+  const forkEdited = typeof (forkRecord?.payload as { edited?: unknown } | undefined)?.edited === "object";
+  const forked = run.forkedFrom !== null;
+  // Memoised: the flowchart is, and a new object each step would draw it again.
+  const lineage = useMemo(() => (forked ? { at: forkAt, edited: forkEdited } : null), [forked, forkAt, forkEdited]);
   const entry = timeline?.entries[at] ?? summary?.entry;
 
   const [q, setQ] = useQueryState("q", runParams.q.withOptions({ history: "replace" }));
@@ -174,7 +196,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
-      <RunHeader run={run} live={data.live} at={at} lastSeq={lastSeq} replay={replay} />
+      <RunHeader run={run} live={data.live} at={at} lastSeq={lastSeq} replay={replay} record={record} recordedModel={typeof recordedModel === "string" ? recordedModel : null} />
       <RunSearch q={q} onQ={(next) => void setQ(next)} search={search} at={at} onAt={onAt} />
       <TimelineControls
         marks={hitSeqs}
@@ -221,6 +243,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
                   onStep={onAt}
                   onOpenRun={openRun}
                   switcher={switcher}
+                  lineage={lineage}
                 />
               ) : (
                 <section className="panel">

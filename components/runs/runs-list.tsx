@@ -74,6 +74,11 @@ function RunFilters({ agents, liveState, state }: { agents: string[]; liveState:
           ))}
         </select>
       </label>
+      {filters.forkOf ? (
+        <span className="chip" data-testid="fork-filter">
+          forks of <span className="mono">{filters.forkOf}</span>
+        </span>
+      ) : null}
       {filtered ? (
         <button type="button" onClick={clear}>
           Clear filters

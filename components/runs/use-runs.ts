@@ -20,6 +20,7 @@ export interface Filters {
   status: RunStatus | null;
   agent: string | null;
   q: string | null;
+  forkOf: string | null;
 }
 
 function query(filters: Filters, cursor: string | null): string {
@@ -27,6 +28,7 @@ function query(filters: Filters, cursor: string | null): string {
   if (filters.status) params.set("status", filters.status);
   if (filters.agent) params.set("agent", filters.agent);
   if (filters.q) params.set("search", filters.q);
+  if (filters.forkOf) params.set("forkOf", filters.forkOf);
   if (cursor) params.set("cursor", cursor);
   return `/api/runs?${params}`;
 }
@@ -39,7 +41,7 @@ async function fetchPage(filters: Filters, cursor: string | null): Promise<RunPa
 }
 
 function same(a: Filters, b: Filters): boolean {
-  return a.status === b.status && a.agent === b.agent && a.q === b.q;
+  return a.status === b.status && a.agent === b.agent && a.q === b.q && a.forkOf === b.forkOf;
 }
 
 /** Calls `work` at most once per `ms`, the last call always honoured. */
@@ -78,9 +80,9 @@ export function useRunFilters() {
 
   const clear = () => {
     setText("");
-    void setFilters({ status: null, agent: null, q: null });
+    void setFilters({ status: null, agent: null, q: null, forkOf: null });
   };
-  return { filters, setFilters, text, setText, clear, filtered: Boolean(filters.status || filters.agent || filters.q) };
+  return { filters, setFilters, text, setText, clear, filtered: Boolean(filters.status || filters.agent || filters.q || filters.forkOf) };
 }
 
 /** The runs matching `filters`, page by page; the server's first page is used while the filters are its own. */
@@ -93,7 +95,7 @@ export function useRunPages(filters: Filters, initial: { filters: Filters; page:
   const { connected, state: liveState } = useLiveChanges("/api/stream", refresh);
 
   const runs = useInfiniteQuery({
-    queryKey: ["runs", filters.status, filters.agent, filters.q],
+    queryKey: ["runs", filters.status, filters.agent, filters.q, filters.forkOf],
     queryFn: ({ pageParam }) => fetchPage(filters, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

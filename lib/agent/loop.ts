@@ -11,7 +11,19 @@
  */
 import { canonicalJson, stableHash } from "../journal/canonical";
 import type { Journal, Waker } from "../journal/ports";
-import { approvalName, attemptName, callName, memoryContextName, resultName, retryName, RUN_COMPLETE, RUN_START, turnName } from "../journal/names";
+import {
+  approvalName,
+  attemptName,
+  callName,
+  memoryContextName,
+  resolutionName,
+  resultName,
+  retryName,
+  RUN_COMPLETE,
+  RUN_START,
+  turnName,
+  userMessageName,
+} from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
 import { callContext, type CallHost } from "./call-context";
 import { InputMismatchError, MaxTurnsError } from "./errors";
@@ -31,14 +43,14 @@ import {
 } from "./messages";
 import { readMemoryContext, type AgentMemory, type MemoryContextPayload } from "./memory";
 import { collect, type Model } from "./model";
-import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ToolResultPayload, ValuePayload } from "./payloads";
-import { isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
+import type { ApprovalPayload, AttemptPayload, HeaderPayload, ModelPayload, ResolutionPayload, ToolResultPayload, ValuePayload } from "./payloads";
+import { ForkEffectHalt, isPause, PendingApproval, ResumeHalt, type PauseSignal } from "./pauses";
 import { openResolution, stoppedAtPause } from "./resume-rules";
 import { rollback, SAGA_ABORT, SagaAbortedError, SagaTrip, type SagaHost } from "./saga";
 import { priceTable } from "./price-catalog";
 import { costOf, priceOf, type ModelPrice } from "./pricing";
 import type { RunResult } from "./run-result";
-import { describeTool, type AnyTool } from "./tool";
+import { describeTool, effectsOf, type AnyTool } from "./tool";
 
 /** What a drive reads of its agent; the Agent class has it (a structural type, so the loop does not import agent.ts). */
 interface DrivenAgent {
@@ -79,6 +91,8 @@ export class Drive implements SagaHost {
   private prices: Record<string, ModelPrice> | undefined;
   private liveTurns = 0;
   private saga = false;
+  /** A fork without `allowEffects`: its external tools halt before they run (ForkEffectHalt). */
+  private holdEffects = false;
 
   constructor(
     private readonly agent: DrivenAgent,
@@ -128,6 +142,7 @@ export class Drive implements SagaHost {
     for (const record of await this.journal.history(this.runId)) this.recorded.set(record.name, record);
     const header = await this.start(input);
     this.saga = header.saga === true;
+    this.holdEffects = header.forkedFrom !== undefined && header.allowEffects !== true;
     if (this.saga && this.recorded.has(SAGA_ABORT)) return rollback(this, { reason: "resumed after a saga failure" });
     try {
       return await this.turns(header);
@@ -147,6 +162,9 @@ export class Drive implements SagaHost {
     for (let turn = 0; ; turn += 1) {
       if (turn >= this.agent.maxTurns) throw new MaxTurnsError(this.runId, this.agent.maxTurns);
       this.emit({ type: "TurnStarted", runId: this.runId, turn });
+      // A user message a fork inserted before this turn (see lib/fork).
+      const inserted = this.recorded.get(userMessageName(turn))?.payload as { text?: unknown } | undefined;
+      if (typeof inserted?.text === "string") messages.push({ role: "user", content: inserted.text });
       const model = await this.modelTurn(turn, { system, messages, tools, signal: this.signal });
       messages.push(model.message);
       const calls = toolCallsOf(model.message);
@@ -293,7 +311,11 @@ export class Drive implements SagaHost {
       return this.finishCall(name, call, { result: { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, isError: true });
     }
     const idempotencyKey = stableHash({ runId: this.runId, call: name, tool: call.toolName, args });
-    const retrySafe = definition.safety?.idempotencyKey === true;
+    const retrySafe = definition.safety?.idempotencyKey === true || definition.effects === "idempotent";
+    if (this.holdEffects && !this.recorded.has(attemptName(name)) && effectsOf(definition) === "external") {
+      const held = await this.forkEffect(name, call, args);
+      if (held) return held;
+    }
     if (this.recorded.has(attemptName(name))) {
       if (!retrySafe && !stoppedAtPause(this.recorded.values(), name)) {
         const { n, resolution } = openResolution(this.recorded, name);
@@ -331,6 +353,23 @@ export class Drive implements SagaHost {
     const part = await this.finishCall(name, call, { result, isError: threw, durationMs: Date.now() - started, startedAt: started, args, childRunIds, threw });
     if (this.saga && threw) throw new SagaTrip(`${call.toolName} failed: ${errorText(result)}`, name);
     return part;
+  }
+
+  /**
+   * A fork's external call that has not run: a person's resolution 1 decides. None yet: halt.
+   * "retry" (Allow) writes retry marker 1 before the attempt, so that a cut-off run of it is an
+   * unknown outcome waiting for resolution 2, as after any halt (resume-rules.ts).
+   */
+  private async forkEffect(name: string, call: ToolCallPart, args: unknown): Promise<ToolResultPart | undefined> {
+    const resolution = this.recorded.get(resolutionName(name, 1))?.payload as ResolutionPayload | undefined;
+    if (!resolution) throw new ForkEffectHalt(this.runId, attemptName(name), call.toolName, args);
+    if (resolution.outcome === "succeeded") return this.finishCall(name, call, { result: resolution.result ?? null, isError: false, args });
+    if (resolution.outcome === "failed") {
+      const error = `${call.toolName} was not run in this fork (failed by ${resolution.by}${resolution.reason ? `: ${resolution.reason}` : ""})`;
+      return this.finishCall(name, call, { result: { error }, isError: true, args });
+    }
+    await this.append(retryName(name, 1), "signal", { type: "retry", resolution: 1 });
+    return undefined;
   }
 
   private async approval(name: string, definition: AnyTool, call: ToolCallPart, args: unknown): Promise<ApprovalPayload | undefined> {

@@ -109,3 +109,25 @@ export class ResumeHalt extends PauseSignal {
     return { reason: "halt", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args };
   }
 }
+
+/**
+ * A fork reached an external tool after its fork step without `allowEffects`: the tool did not run
+ * (no attempt was written). Resolved like a halt: "retry" allows it, "succeeded" gives its result,
+ * "failed" tells the model it failed.
+ */
+export class ForkEffectHalt extends PauseSignal {
+  readonly reason = "halt" as const;
+
+  constructor(
+    runId: string,
+    readonly recordName: string,
+    readonly toolName: string,
+    readonly args: unknown,
+  ) {
+    super(runId, `fork "${runId}" halted before ${toolName}: it has external effects; allow it, give its result or fail it`);
+  }
+
+  state(): PauseState {
+    return { reason: "halt", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args, halt: "fork_effect" };
+  }
+}

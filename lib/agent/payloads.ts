@@ -13,6 +13,10 @@ export interface HeaderPayload {
   replayOf?: string;
   /** A saga run (runSaga): a failed tool rolls back the completed calls. */
   saga?: boolean;
+  /** For a fork (lib/fork): the run it was forked from and the step; records before `at` are copies. */
+  forkedFrom?: { runId: string; at: number };
+  /** A fork whose external tools may run without a person's leave (see ForkEffectHalt). */
+  allowEffects?: boolean;
 }
 
 export interface ModelPayload {

@@ -66,12 +66,25 @@ export interface ToolSafety {
   idempotencyKey?: boolean;
 }
 
+/**
+ * What running a tool may do to the world: `none` (reads only), `idempotent` (a repeat with the
+ * same `ctx.idempotencyKey` changes nothing more; retry-safe on resume), `external` (anything
+ * else: a charge, an email). Undeclared counts as `external`: a fork halts before it runs one.
+ */
+export type ToolEffects = "none" | "idempotent" | "external";
+
+export function effectsOf(definition: Pick<AnyTool, "effects">): ToolEffects {
+  return definition.effects ?? "external";
+}
+
 export interface Tool<Input = unknown, Output = unknown> {
   name: string;
   description: string;
   input: z.ZodType<Input>;
   execute(args: Input, ctx: ToolContext): Promise<Output> | Output;
   safety?: ToolSafety;
+  /** What running it does to the world (default `external`); see ToolEffects. */
+  effects?: ToolEffects;
   /** A human must approve the call before it runs. */
   needsApproval?: boolean | ((args: Input) => boolean);
   /** Undoes a completed call when a saga fails (see runSaga). */

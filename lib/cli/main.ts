@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
+import { registerFork } from "./commands/fork";
 import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
 import { registerRegression } from "./commands/regression";
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerMigrate(program);
   registerRecovery(program);
   registerSearch(program);
+  registerFork(program);
   return program;
 }
 

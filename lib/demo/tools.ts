@@ -11,6 +11,8 @@ export const chargeCard = tool({
   name: "chargeCard",
   description: "Charge the card on file for an order, in US dollars.",
   input: z.object({ orderId: z.string(), amount: z.number().positive() }),
+  // Moves money: a fork halts before charging again unless told it may (lib/fork).
+  effects: "external",
   execute: ({ orderId, amount }) => {
     const order = ORDERS[orderId];
     if (!order) throw new Error(`order ${orderId} not found`);
@@ -20,6 +22,7 @@ export const chargeCard = tool({
 
 export const buildReport = tool({
   name: "buildReport",
+  effects: "none",
   description: "Build the ledger report of a month (YYYY-MM).",
   input: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/) }),
   execute: async ({ month }, ctx) => {
@@ -31,6 +34,7 @@ export const buildReport = tool({
 
 export const searchFlights = tool({
   name: "searchFlights",
+  effects: "none",
   description: "Search flights between two airports.",
   input: z.object({ from: z.string().length(3), to: z.string().length(3) }),
   execute: ({ from, to }) => ({
@@ -44,6 +48,7 @@ export const searchFlights = tool({
 
 export const checkAccount = tool({
   name: "checkAccount",
+  effects: "none",
   description: "Check one account's balance for anomalies.",
   input: z.object({ accountId: z.string() }),
   execute: ({ accountId }) => {

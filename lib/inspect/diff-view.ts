@@ -167,6 +167,25 @@ export function rowOfSeq(rows: readonly DiffRow[], side: "A" | "B", seq: number)
 
 export const STATUS_WORDS: Record<DiffStatus, string> = { same: "same", changed: "changed", missing: "missing in B", added: "added in B" };
 
+/** B is a fork of A at step `at`; `edited`: its record there is an edit of A's. */
+export interface ForkLineageView {
+  at: number;
+  edited: boolean;
+}
+
+/**
+ * A row's word when B is a fork of A: a same row whose B record is before the fork step was
+ * copied ("same (copied)"), and the row of the fork step itself is "edited" when the fork edited it.
+ */
+export function rowWord(row: Pick<DiffRow, "status" | "seqB">, lineage: ForkLineageView | null): string {
+  const seq = row.seqB ?? -1;
+  if (lineage && seq >= 0) {
+    if (seq < lineage.at && row.status === "same") return "same (copied)";
+    if (seq === lineage.at && lineage.edited) return "edited";
+  }
+  return STATUS_WORDS[row.status];
+}
+
 /** One piece of a word diff: text both sides share, or text only A (removed) or only B (added) has. */
 interface WordPart {
   text: string;

@@ -12,6 +12,7 @@ import type { RecoveredRun } from "../recovery/recover";
 import { diffRuns } from "../regression/diff-runs";
 import { replayRun } from "../regression/replay-run";
 import type { JobHandler } from "./runner";
+import { FORK_JOB, forkJobHandler } from "./fork-job";
 
 export const REPLAY_JOB = "replay";
 export const RECOVER_JOB = "recover";
@@ -83,5 +84,6 @@ export function jobHandlers(store: Journal, registry: Registry, options: { waker
       if (resumed.resumed.outcome === "failed") throw new ResumeFailedError(resumed.root, resumed.resumed.error ?? "no error message");
       return resumed;
     },
+    [FORK_JOB]: forkJobHandler(store, registry),
   };
 }

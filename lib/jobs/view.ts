@@ -5,6 +5,7 @@
 import { recoverySentence, resumeSentence } from "../recovery/actions";
 import { RECOVER_JOB, REPLAY_JOB, RESUME_JOB, type RecoverJobOutput, type ReplayJobInput, type ReplayJobOutput, type ResumeJobInput, type ResumeJobOutput } from "./kinds";
 import type { Job, JobStatus } from "./runner";
+import { FORK_JOB, forkSentence, type ForkJobInput, type ForkJobOutput } from "./fork-job";
 
 export interface JobView {
   jobId: string;
@@ -26,7 +27,7 @@ export interface JobView {
 
 /** A replay's runs, at the top level where /api/replays/{jobId} always had them. */
 function jobRuns(job: Job): Pick<JobView, "runId" | "newRunId"> {
-  if (job.kind !== REPLAY_JOB) return {};
+  if (job.kind !== REPLAY_JOB && job.kind !== FORK_JOB) return {};
   const { runId, newRunId } = job.input as ReplayJobInput;
   return { runId, newRunId };
 }
@@ -34,7 +35,7 @@ function jobRuns(job: Job): Pick<JobView, "runId" | "newRunId"> {
 /** The run a job drives, left unfinished when the job is cut off (a replay's new run, a resumed run). */
 function drivenRun(job: Job): string | undefined {
   if (job.kind === RESUME_JOB) return (job.input as ResumeJobInput).runId;
-  if (job.kind === REPLAY_JOB) return (job.input as ReplayJobInput).newRunId;
+  if (job.kind === REPLAY_JOB || job.kind === FORK_JOB) return (job.input as ReplayJobInput).newRunId;
   return undefined;
 }
 
@@ -42,6 +43,7 @@ function doneSentence(job: Job): string | undefined {
   if (job.output === null) return undefined;
   if (job.kind === RESUME_JOB) return resumeSentence(job.output as ResumeJobOutput);
   if (job.kind === RECOVER_JOB) return recoverySentence(job.output as RecoverJobOutput);
+  if (job.kind === FORK_JOB) return forkSentence(job.input as ForkJobInput, job.output as ForkJobOutput);
   if (job.kind === REPLAY_JOB) {
     const output = job.output as ReplayJobOutput;
     return `${(job.input as ReplayJobInput).runId} replayed as ${output.newRunId}${output.paused ? `, which paused: ${output.paused}` : ""}`;

@@ -10,7 +10,8 @@
  */
 import { BadInputError, PayloadTooLargeError } from "./errors";
 import type { FaultPlan } from "./faults";
-import type { DeleteResult, DoOptions, ImportBatch, Journal } from "./ports";
+import { RUN_START } from "./names";
+import type { DeleteResult, DoOptions, ForkCopy, ImportBatch, Journal } from "./ports";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
 export const DEFAULT_PAYLOAD_LIMIT_BYTES = 1024 * 1024;
@@ -220,6 +221,16 @@ export abstract class JournalBase implements Journal {
       if (this.cachedRecords <= CACHED_RECORDS || oldest === runId) break;
       this.forget(oldest);
     }
+  }
+
+  /** A fork's header and edited payloads as JSON text, checked as an append checks them (keys, size). */
+  protected forkTexts(copy: ForkCopy): { header: string; edited?: string } {
+    this.alive();
+    validateKeys(copy.newRunId, RUN_START);
+    const header = encodePayload({ runId: copy.newRunId, name: RUN_START, kind: "header", payload: copy.header }, this.payloadLimitBytes);
+    if (!copy.edited) return { header };
+    validateKeys(copy.newRunId, copy.edited.name);
+    return { header, edited: encodePayload({ runId: copy.newRunId, ...copy.edited }, this.payloadLimitBytes) };
   }
 
   /** Forget everything known of these runs (deleted, or replaced by an import): names and last seqs. */

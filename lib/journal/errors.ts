@@ -11,6 +11,7 @@ const BRAND = Symbol.for("backtrack.error");
  */
 export type ErrorCode =
   | "already_decided"
+  | "bad_fork"
   | "bad_input"
   | "body_too_large"
   | "cli"
@@ -28,6 +29,7 @@ export type ErrorCode =
   | "length_mismatch"
   | "max_turns"
   | "missing_agent"
+  | "missing_model"
   | "missing_tools"
   | "model_call"
   | "no_memory_context"

@@ -9,6 +9,8 @@ import { MemLeases } from "./mem-leases";
 import { RunExistsError, RunNotFoundError, TraceConflictError } from "./errors";
 import type {
   DeleteResult,
+  ForkCopy,
+  Forker,
   ImportBatch,
   ImportedRun,
   Leaser,
@@ -21,6 +23,7 @@ import type {
   UnfinishedQuery,
   UnfinishedRun,
 } from "./ports";
+import { RUN_START } from "./names";
 import { summaryDelta } from "./summary";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
@@ -30,7 +33,7 @@ interface MemRun {
   byName: Map<string, JournalRecord>;
 }
 
-export class MemStore extends JournalBase implements Lister, Leaser, TraceStaging {
+export class MemStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker {
   private readonly data = new Map<string, MemRun>();
   private readonly traces = new Map<string, StagedTrace>();
   private readonly leases = new MemLeases();
@@ -114,6 +117,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
           (query.status === undefined || run.status === query.status) &&
           (query.agent === undefined || run.agent === query.agent) &&
           (query.parentRunId === undefined || run.parentRunId === query.parentRunId) &&
+          (query.forkOf === undefined || run.forkedFrom?.runId === query.forkOf) &&
           (search === undefined || run.runId.toLowerCase().includes(search) || (run.inputText ?? "").toLowerCase().includes(search)) &&
           (after === undefined || run.startedAt < after.startedAt || (run.startedAt === after.startedAt && run.runId < after.runId)),
       )
@@ -263,6 +267,36 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     this.notify({ runId: write.runId, seq: summary.lastSeq, kind: "otel", status: summary.status });
   }
 
+  /** Synchronous from the existence check to the last record: no other call interleaves (all or nothing). */
+  async copyForFork(copy: ForkCopy): Promise<{ created: boolean }> {
+    const texts = this.forkTexts(copy);
+    if (this.data.has(copy.newRunId)) return { created: false };
+    const source = this.data.get(copy.sourceRunId);
+    if (!source) throw new RunNotFoundError(copy.sourceRunId);
+    const now = this.now();
+    const header: JournalRecord = { runId: copy.newRunId, seq: 0, name: RUN_START, kind: "header", payload: JSON.parse(texts.header), createdAt: now };
+    const copied = source.records.slice(1, copy.at).map((record) => ({ ...structuredClone(record), runId: copy.newRunId }));
+    const edited = copy.edited && texts.edited !== undefined ? [{ runId: copy.newRunId, seq: copy.at, ...copy.edited, payload: JSON.parse(texts.edited), createdAt: now }] : [];
+    const records = [header, ...copied, ...edited];
+    const summary: RunSummary = { ...emptySummary(copy.newRunId, now), origin: "fork", forkedFrom: { runId: copy.sourceRunId, at: copy.at } };
+    for (const record of records) {
+      const delta = summaryDelta(record);
+      summary.agent ??= delta.agent;
+      summary.parentRunId ??= delta.parentRunId;
+      summary.inputText ??= delta.inputText;
+      summary.modelTurns += delta.modelTurns;
+      summary.toolCalls += delta.toolCalls;
+      summary.inputTokens += delta.inputTokens;
+      summary.outputTokens += delta.outputTokens;
+    }
+    summary.recordCount = records.length;
+    summary.lastSeq = records.length - 1;
+    this.data.set(copy.newRunId, { summary, records, byName: new Map(records.map((record) => [record.name, record])) });
+    this.forgetRuns([copy.newRunId]);
+    this.notify({ runId: copy.newRunId, seq: summary.lastSeq, kind: "fork", status: "running" });
+    return { created: true };
+  }
+
   async deleteRun(runId: string): Promise<DeleteResult> {
     if (!this.data.has(runId)) throw new RunNotFoundError(runId);
     const tree = [runId];
@@ -306,6 +340,7 @@ function emptySummary(runId: string, now: string): RunSummary {
     agent: null,
     parentRunId: null,
     origin: "agent",
+    forkedFrom: null,
     status: "running",
     pause: null,
     error: null,

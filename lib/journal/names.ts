@@ -3,6 +3,7 @@
  *   run:start                      the frozen input (header)
  *   turn:<t>                       model turn t
  *   turn:<t>:memctx                memory provenance of turn t
+ *   turn:<t>:user                  a user message a fork inserted before turn t (signal)
  *   turn:<t>:call:<i>:attempt      written before tool call i of turn t executes
  *   turn:<t>:call:<i>:approval     a human decision on that call
  *   turn:<t>:call:<i>:result       the call's result
@@ -26,6 +27,8 @@ export const RUN_COMPLETE = "run:complete";
 
 export const turnName = (turn: number): string => `turn:${turn}`;
 export const memoryContextName = (turn: number): string => `turn:${turn}:memctx`;
+/** A user message a fork inserted before model turn t (signal `user_message`). */
+export const userMessageName = (turn: number): string => `turn:${turn}:user`;
 export const callName = (turn: number, index: number): string => `turn:${turn}:call:${index}`;
 export const attemptName = (call: string): string => `${call}:attempt`;
 export const approvalName = (call: string): string => `${call}:approval`;

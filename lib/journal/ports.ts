@@ -242,3 +242,29 @@ export function isTraceStaging(store: unknown): store is TraceStaging {
   const candidate = store as Partial<TraceStaging> | null;
   return typeof candidate?.loadTraces === "function" && typeof candidate.writeTraces === "function";
 }
+
+/** One fork's copy: what forkRun (lib/fork) writes before it drives the fork, all or nothing. */
+export interface ForkCopy {
+  sourceRunId: string;
+  newRunId: string;
+  /** Records [1, at) of the source are copied as they are (seq, name, kind, payload, created_at); seq 0 is `header`. */
+  at: number;
+  /** The fork's run:start payload (the source's, with `forkedFrom`). */
+  header: unknown;
+  /** The record written at seq `at`: an edit of the source's record there, or an inserted one. */
+  edited?: { name: string; kind: RecordKind; payload: unknown };
+}
+
+/**
+ * Optional capability: create a fork in one step. A SQL store copies the records with one
+ * `INSERT … SELECT` on the server (never through JavaScript) in the same statement that creates
+ * the run's summary row, its header and its edited record. `created` is false, and nothing is
+ * written, when `newRunId` exists already.
+ */
+export interface Forker {
+  copyForFork(copy: ForkCopy): Promise<{ created: boolean }>;
+}
+
+export function isForker(store: unknown): store is Forker {
+  return typeof (store as Partial<Forker> | null)?.copyForFork === "function";
+}

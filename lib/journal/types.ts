@@ -63,6 +63,8 @@ export interface PauseState {
   args?: unknown;
   question?: string;
   wakeAt?: string;
+  /** A halt before an external tool in a fork ran (it did not run): "Allow" runs it. Absent on an unknown-outcome halt. */
+  halt?: "fork_effect";
 }
 
 /**
@@ -77,11 +79,19 @@ export type RunOrigin = (typeof RUN_ORIGINS)[number];
 export const DRIVEN_ORIGINS: readonly RunOrigin[] = ["agent", "fork", "replay"];
 
 /** One row per run, kept by every append so that lists never scan records. */
+/** A fork's lineage: the run it was forked from and the seq it was forked at (records before it are copies). */
+export interface ForkedFrom {
+  runId: string;
+  at: number;
+}
+
 export interface RunSummary {
   runId: string;
   agent: string | null;
   parentRunId: string | null;
   origin: RunOrigin;
+  /** Set on a fork (origin "fork"), null on every other run. */
+  forkedFrom: ForkedFrom | null;
   status: RunStatus;
   pause: PauseState | null;
   error: string | null;
@@ -103,6 +113,8 @@ export interface RunQuery {
   /** Matches run ids and input text (case-insensitive substring). */
   search?: string;
   parentRunId?: string | null;
+  /** Only the forks of this run. */
+  forkOf?: string;
   limit?: number;
   /** Opaque keyset cursor from a previous page's `nextCursor`. */
   cursor?: string;

@@ -7,14 +7,14 @@ import { DRIVEN_ORIGINS, type PauseState, type RunOrigin, type RunStatus } from 
 import type { Journal, Lister } from "../journal/ports";
 import { unfinished } from "./recover";
 
-type WaitKind = "approval" | "interrupt" | "sleep" | "halt" | "running" | "failed";
+type WaitKind = "approval" | "interrupt" | "sleep" | "halt" | "fork_effect" | "running" | "failed";
 
 interface Waiting {
   kind: WaitKind;
   /** One line for people: "pending approval: refund {"amount":900}", "sleeping until …". */
   text: string;
-  /** What a person can do here: approve/deny, answer, or nothing but recovery. */
-  action: "decide" | "answer" | "resolve" | null;
+  /** What a person can do here: approve/deny, answer, resolve a halt, allow (or not) a fork's external tool, or nothing but recovery. */
+  action: "decide" | "answer" | "resolve" | "effect" | null;
 }
 
 function brief(value: unknown, width = 120): string {
@@ -27,6 +27,9 @@ export function waitingFor(status: RunStatus, pause: PauseState | null, error: s
   if (pause?.reason === "approval") return { kind: "approval", text: `pending approval: ${pause.toolName ?? "a tool"} ${brief(pause.args ?? {})}`, action: "decide" };
   if (pause?.reason === "interrupt") return { kind: "interrupt", text: `interrupted: ${pause.question ?? pause.message}`, action: "answer" };
   if (pause?.reason === "sleep") return { kind: "sleep", text: pause.wakeAt ? `sleeping until ${pause.wakeAt}` : "sleeping", action: null };
+  if (pause?.reason === "halt" && pause.halt === "fork_effect") {
+    return { kind: "fork_effect", text: `fork halted before ${pause.toolName ?? "a tool"} ${brief(pause.args ?? {})}: it has external effects and has not run`, action: "effect" };
+  }
   if (pause?.reason === "halt") return { kind: "halt", text: `halted on an unknown outcome: ${pause.message}`, action: "resolve" };
   if (status === "failed") return { kind: "failed", text: `failed: ${error ?? "no error recorded"}`, action: null };
   return { kind: "running", text: "running, or interrupted mid-drive (recovery re-drives it)", action: null };

@@ -21,7 +21,21 @@ import type {
   RunStatusPatch,
   RunSummary,
 } from "../journal/types";
-import type { DeleteResult, ImportBatch, Leaser, Lister, StagedTrace, TraceRunState, TraceStaging, TraceWrite, UnfinishedQuery, UnfinishedRun } from "../journal/ports";
+import type {
+  DeleteResult,
+  ForkCopy,
+  Forker,
+  ImportBatch,
+  Leaser,
+  Lister,
+  StagedTrace,
+  TraceRunState,
+  TraceStaging,
+  TraceWrite,
+  UnfinishedQuery,
+  UnfinishedRun,
+} from "../journal/ports";
+import { copyForFork } from "./fork-sql";
 import * as importing from "./import-sql";
 import * as staging from "./otel-sql";
 import { drizzleOver, type Database } from "./drizzle";
@@ -56,7 +70,7 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging {
+export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker {
   readonly db: Database;
 
   constructor(
@@ -141,6 +155,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     if (query.agent) conditions.push(eq(runs.agent, query.agent));
     if (query.parentRunId === null) conditions.push(isNull(runs.parentRunId));
     else if (query.parentRunId !== undefined) conditions.push(eq(runs.parentRunId, query.parentRunId));
+    if (query.forkOf !== undefined) conditions.push(eq(runs.forkedFrom, query.forkOf));
     if (query.search) {
       const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const match = or(ilike(runs.runId, pattern), ilike(runs.inputText, pattern));
@@ -181,6 +196,12 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
 
   beginImport(): Promise<ImportBatch> {
     return importing.beginImport(this.client, (runIds) => this.forgetRuns(runIds));
+  }
+
+  async copyForFork(copy: ForkCopy): Promise<{ created: boolean }> {
+    const outcome = await copyForFork(this.client, copy, this.forkTexts(copy));
+    this.forgetRuns([copy.newRunId]);
+    return outcome;
   }
 
   async deleteRun(runId: string): Promise<DeleteResult> {
@@ -260,6 +281,7 @@ function toSummary({ run: row, lastSeq, lastAt }: { run: typeof runs.$inferSelec
     agent: row.agent,
     parentRunId: row.parentRunId,
     origin: row.origin as RunOrigin,
+    forkedFrom: row.forkedFrom === null ? null : { runId: row.forkedFrom, at: row.forkedAt ?? 0 },
     status: row.status as RunStatus,
     pause: (row.pause as PauseState | null) ?? null,
     error: row.error,

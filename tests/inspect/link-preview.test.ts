@@ -84,6 +84,7 @@ describe("run, recovery and session previews", () => {
     error: null,
     inputText: null,
     origin: "agent",
+    forkedFrom: null,
     recordCount: 5,
     lastSeq: 4,
     modelTurns: 1,

@@ -33,6 +33,11 @@ describe("waitingFor", () => {
       action: null,
     });
     expect(waitingFor("paused", { ...base, reason: "halt", message: "outcome unknown" })).toMatchObject({ kind: "halt", text: "halted on an unknown outcome: outcome unknown" });
+    expect(waitingFor("paused", { ...base, reason: "halt", halt: "fork_effect", toolName: "chargeCard", args: { amount: 900 } })).toEqual({
+      kind: "fork_effect",
+      text: 'fork halted before chargeCard {"amount":900}: it has external effects and has not run',
+      action: "effect",
+    });
     expect(waitingFor("failed", null, "boom")).toMatchObject({ kind: "failed", text: "failed: boom" });
     expect(waitingFor("running", null)).toMatchObject({ kind: "running", action: null });
   });

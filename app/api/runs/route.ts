@@ -12,6 +12,7 @@ const query = z.object({
   search: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().min(1).max(1000).optional(),
+  forkOf: z.string().min(1).max(256).optional(),
 });
 
 export const GET = route(async (request) => {

@@ -28,6 +28,9 @@ export const runs = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
     /** Where the run came from (RunOrigin): recovery drives only runs an agent wrote. */
     origin: text("origin").notNull().default("agent"),
+    /** A fork's source run and the seq it was forked at (lib/fork): its records before it are copies. */
+    forkedFrom: text("forked_from"),
+    forkedAt: integer("forked_at"),
   },
   (table) => [
     // Keyset pagination of the runs list, newest first, optionally narrowed by status or agent.
@@ -35,6 +38,10 @@ export const runs = pgTable(
     index("runs_status_started_idx").on(table.status, table.startedAt.desc(), table.runId.desc()),
     index("runs_agent_started_idx").on(table.agent, table.startedAt.desc(), table.runId.desc()),
     index("runs_parent_idx").on(table.parentRunId),
+    // A run's forks (the runs list's ?forkOf=), newest first.
+    index("runs_forked_from_idx")
+      .on(table.forkedFrom, table.startedAt.desc(), table.runId.desc())
+      .where(sql`${table.forkedFrom} IS NOT NULL`),
     // Search by run id and input text uses trigram GIN indexes: drizzle/0001_inspector_search.sql.
     // Recovery enumerates unfinished runs with one query over this small partial index.
     index("runs_unfinished_idx")

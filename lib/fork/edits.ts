@@ -1,0 +1,91 @@
+/**
+ * Fork edits: what may replace the record at a fork's step, checked against that record's kind.
+ * Pure. An edit fits exactly one kind of record; the edited record keeps the source's payload
+ * under `edited.original`, so the fork says what it changed and from what.
+ */
+import type { ApprovalPayload, ModelPayload, ToolResultPayload, ValuePayload } from "../agent/payloads";
+import { RUN_COMPLETE, userMessageName } from "../journal/names";
+import type { JournalRecord, RecordKind } from "../journal/types";
+
+/** What replaces (or, for `user_message`, comes before) the record at `at`. */
+export type ForkEdit =
+  | { kind: "result"; result: unknown }
+  | { kind: "error"; error: string }
+  | { kind: "text"; text: string }
+  | { kind: "args"; args: unknown; call?: number }
+  | { kind: "value"; value: unknown }
+  | { kind: "approval"; approved: boolean; reason?: string }
+  | { kind: "user_message"; text: string };
+
+export type ForkEditKind = ForkEdit["kind"];
+
+/** The record kind each edit fits. */
+export const EDIT_TARGETS: Record<ForkEditKind, RecordKind> = {
+  result: "tool_result",
+  error: "tool_result",
+  text: "model",
+  args: "model",
+  value: "value",
+  approval: "approval",
+  user_message: "model",
+};
+
+export interface UserMessagePayload {
+  type: "user_message";
+  text: string;
+  edited: { inserted: true };
+}
+
+export interface EditedRecord {
+  name: string;
+  kind: RecordKind;
+  payload: unknown;
+}
+
+/** The edit's record at `at`, or a reason it does not fit `record` (the source's record at `at`). */
+export function applyEdit(record: JournalRecord, edit: ForkEdit): EditedRecord | { refused: string } {
+  const target = EDIT_TARGETS[edit.kind];
+  if (record.kind !== target) return { refused: `a "${edit.kind}" edit fits a ${target} record, and step ${record.seq} is a ${record.kind} record ("${record.name}")` };
+  const original = record.payload;
+  const edited = { original };
+  switch (edit.kind) {
+    case "result":
+    case "error": {
+      const payload = original as ToolResultPayload;
+      const result = edit.kind === "result" ? edit.result : { error: edit.error };
+      return { name: record.name, kind: "tool_result", payload: { ...payload, result: result ?? null, isError: edit.kind === "error", threw: edit.kind === "error", edited } };
+    }
+    case "text":
+    case "args":
+      return editModel(record, edit, edited);
+    case "value":
+      if (record.name === RUN_COMPLETE) return { refused: "run:complete is the run's end, not a step to edit" };
+      return { name: record.name, kind: "value", payload: { ...(original as ValuePayload), value: edit.value ?? null, edited } };
+    case "approval": {
+      const payload: ApprovalPayload = { ...(original as ApprovalPayload), approved: edit.approved, ...(edit.reason ? { reason: edit.reason } : {}) };
+      return { name: record.name, kind: "approval", payload: { ...payload, edited } };
+    }
+    case "user_message": {
+      const turn = /^turn:(\d+)$/.exec(record.name)?.[1];
+      if (turn === undefined) return { refused: `a user message goes before a model turn, and step ${record.seq} is "${record.name}"` };
+      const payload: UserMessagePayload = { type: "user_message", text: edit.text, edited: { inserted: true } };
+      return { name: userMessageName(Number(turn)), kind: "signal", payload };
+    }
+  }
+}
+
+function editModel(record: JournalRecord, edit: Extract<ForkEdit, { kind: "text" | "args" }>, edited: { original: unknown }): EditedRecord | { refused: string } {
+  const payload = record.payload as ModelPayload;
+  const content = Array.isArray(payload?.message?.content) ? payload.message.content : [];
+  if (edit.kind === "text") {
+    const kept = content.filter((part) => (part as { type?: string }).type !== "text");
+    const message = { ...payload.message, content: [{ type: "text" as const, text: edit.text }, ...kept] };
+    return { name: record.name, kind: "model", payload: { ...payload, message, edited } };
+  }
+  const calls = content.flatMap((part, index) => ((part as { type?: string }).type === "tool-call" ? [index] : []));
+  const which = edit.call ?? 0;
+  const position = calls[which];
+  if (position === undefined) return { refused: `model turn "${record.name}" has ${calls.length} tool call(s); there is no call ${which} to give arguments to` };
+  const parts = content.map((part, index) => (index === position ? { ...part, args: edit.args } : part));
+  return { name: record.name, kind: "model", payload: { ...payload, message: { ...payload.message, content: parts }, edited } };
+}
