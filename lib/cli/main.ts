@@ -13,6 +13,7 @@ import { registerRuns } from "./commands/runs";
 import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
+import { registerSuites } from "./commands/suites";
 import { registerTransfer } from "./commands/transfer";
 import { EXIT_BAD_INPUT } from "./context";
 import { describeFailure } from "./errors";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
+  registerSuites(program);
   return program;
 }
 

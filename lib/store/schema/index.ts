@@ -8,3 +8,4 @@ export * from "./jobs";
 export * from "./sessions";
 export * from "./recovery";
 export * from "./regression";
+export * from "./suites";
