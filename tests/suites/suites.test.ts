@@ -116,7 +116,10 @@ describe.each(STORE_KINDS)("suites on $name", (kind) => {
       const targetSuites = suiteStore(target);
       // A pin whose run is not in the file: nothing lands, neither runs nor pins.
       const header = JSON.parse(lines[0] as string) as { pins: unknown[] };
-      const broken = [JSON.stringify({ ...header, pins: [...header.pins, { runId: "elsewhere", pinnedBy: "x", pinnedAt: new Date().toISOString(), note: null }] }), ...lines.slice(1)];
+      const broken = [
+        JSON.stringify({ ...header, pins: [...header.pins, { runId: "elsewhere", pinnedBy: "x", pinnedAt: new Date().toISOString(), note: null }] }),
+        ...lines.slice(1),
+      ];
       expect(await codeOf(importSuite(target, targetSuites, broken))).toBe("invalid_record");
       expect((await target.runs()).runs).toEqual([]);
       expect(await targetSuites.suites()).toEqual([]);
