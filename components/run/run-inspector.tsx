@@ -24,6 +24,7 @@ import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
+import { PinButton } from "./pin-button";
 import { ReplayButton } from "./replay-dialog";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
@@ -52,6 +53,7 @@ function RunHeader({ run, live, at, replay }: { run: RunSummary; live: LiveState
         </span>
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
+        {replay ? <PinButton runId={run.runId} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => `${window.location.origin}${runHref(run.runId, at)}`} />
       </div>

@@ -7,6 +7,10 @@ import type { DiffEntry } from "../inspect/compare";
 import type { ToolCallSignature } from "../inspect/decision-points";
 import type { RunDiff } from "../inspect/diff";
 import { jsonChanges } from "../inspect/diff-view";
+import { secretKeyMatcher } from "../inspect/redact";
+
+/** Stored words never quote a value under a secret-looking key (the default patterns of lib/inspect/redact.ts). */
+const isSecret = secretKeyMatcher();
 
 const MAX_VALUE = 60;
 const MAX_LINE = 300;
@@ -21,6 +25,8 @@ function argChanges(before: unknown, after: unknown): string {
   const changes = jsonChanges(before, after);
   const words = changes.slice(0, 3).map((change) => {
     const path = change.path || "args";
+    const key = /([A-Za-z_$][\w$]*)(?:\[\d+\])*$/.exec(path)?.[1] ?? "";
+    if (isSecret(key)) return `${path} changed`;
     if (change.change === "added") return `${path} added (${short(change.after)})`;
     if (change.change === "removed") return `${path} removed (was ${short(change.before)})`;
     if (change.change === "moved") return `${path} moved`;
