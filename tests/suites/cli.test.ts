@@ -102,4 +102,28 @@ describe("the suites CLI", () => {
     expect(tested.code).toBe(0);
     expect(tested.stdout).toContain("PASS    trip-42");
   }, 120_000);
+
+  it("export and replay take --filter: every matching root run, and bad filters exit 2", async () => {
+    const billing = (await store.runs({ agent: "billing", parentRunId: null, limit: 500 })).runs.map((run) => run.runId).sort();
+    expect(billing).toContain("order-123");
+    const exported = await cli(["export", "--filter", "agent=billing", "--db", folder.url]);
+    expect(exported.code).toBe(0);
+    const runIds = new Set(
+      exported.stdout
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { runId: string }).runId),
+    );
+    expect([...runIds].sort()).toEqual(billing);
+    const replayed = await cli(["replay", "--filter", "status=complete&agent=billing", "--model", "demo/v2", "--json", "--db", folder.url]);
+    expect(replayed.code).toBe(0);
+    const body = JSON.parse(replayed.stdout) as { model: string; replays: Array<{ runId: string; diff: { divergentAt: number | null } }> };
+    expect(body.model).toBe("demo/v2");
+    expect(body.replays.map((replay) => replay.runId).sort()).toEqual(billing);
+    expect(body.replays.find((replay) => replay.runId === "order-123")?.diff.divergentAt).toBe(0);
+    for (const args of [["export"], ["export", "order-123", "--filter", "agent=billing"], ["replay", "--filter", "colour=red"], ["export", "--filter", "status=lost"]]) {
+      const refused = await cli([...args, "--db", folder.url]);
+      expect({ args, code: refused.code }).toEqual({ args, code: 2 });
+    }
+  }, 120_000);
 });

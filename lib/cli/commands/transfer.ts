@@ -2,37 +2,32 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
-import type { SignalPayload, ToolResultPayload } from "../../agent/payloads";
 import { BadInputError, RunNotFoundError } from "../../journal/errors";
 import { importLines, type ImportProgress } from "../../journal/import";
 import { toJsonl } from "../../journal/jsonl";
-import type { Journal } from "../../journal/ports";
-import type { JournalRecord } from "../../journal/types";
-import { common, printJson, printLine, withStore, type CommonOptions } from "../context";
+import { matchingRuns, parseRunFilter } from "../../suites/bulk";
+import { treeRecords } from "../../suites/transfer";
+import { CliError, common, printJson, printLine, withStore, type CommonOptions } from "../context";
 
-/** A run's records and its sub-agent runs' records (a replay of the run needs the whole tree). */
-export async function treeRecords(store: Journal, runId: string, seen = new Set<string>()): Promise<JournalRecord[]> {
-  if (seen.has(runId)) return [];
-  seen.add(runId);
-  const records = await store.history(runId);
-  const children: string[] = [];
-  for (const record of records) {
-    const payload = record.payload as Partial<SignalPayload & ToolResultPayload> | null;
-    if (record.kind === "signal" && payload?.type === "subagent" && typeof payload.childRunId === "string") children.push(payload.childRunId);
-  }
-  for (const child of children) records.push(...(await treeRecords(store, child, seen)));
-  return records;
-}
+/** Moved to lib/suites (a suite export needs it too); kept here for the callers of this module. */
+export { treeRecords };
 
 export function registerTransfer(program: Command): void {
-  common(program.command("export <run>").description("write a run and its sub-agent runs as JSONL to stdout"), { json: false }).action(
-    async (runId: string, options: CommonOptions) => {
-      await withStore(options, async (store) => {
-        if (!(await store.run(runId))) throw new RunNotFoundError(runId);
-        process.stdout.write(toJsonl(await treeRecords(store, runId)));
-      });
-    },
-  );
+  common(
+    program
+      .command("export [run]")
+      .description("write a run and its sub-agent runs as JSONL to stdout (or every run matching --filter)")
+      .option("--filter <query>", "every root run matching this, e.g. 'status=failed&agent=billing' (keys: status, agent, search)"),
+    { json: false },
+  ).action(async (runId: string | undefined, options: CommonOptions & { filter?: string }) => {
+    const query = exactlyOne(runId, options.filter);
+    await withStore(options, async (store) => {
+      if (runId !== undefined && !(await store.run(runId))) throw new RunNotFoundError(runId);
+      const runIds = runId !== undefined ? [runId] : await matchingRuns(store, query);
+      const seen = new Set<string>();
+      for (const id of runIds) process.stdout.write(toJsonl(await treeRecords(store, id, seen)));
+    });
+  });
 
   common(
     program
@@ -72,4 +67,10 @@ function progressLine(): { show: (progress: ImportProgress) => void; end: () => 
       if (shown) process.stderr.write("\n");
     },
   };
+}
+
+/** A run id or `--filter` (the filter parsed), never both, never neither. */
+export function exactlyOne(runId: string | undefined, filter: string | undefined): ReturnType<typeof parseRunFilter> {
+  if ((runId === undefined) === (filter === undefined)) throw new CliError("name a run, or pass --filter 'status=failed&agent=billing': one of the two");
+  return filter === undefined ? {} : parseRunFilter(filter);
 }
