@@ -11,6 +11,7 @@ import { uiBenchmarks } from "./ui";
 import { apiLoadBenchmarks } from "./api-load";
 import { aiSdkBenchmarks } from "./ai-sdk";
 import { searchBenchmarks } from "./search";
+import { suiteBenchmarks } from "./suites";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
 const ALL: Benchmark[] = [
@@ -23,6 +24,7 @@ const ALL: Benchmark[] = [
   ...apiLoadBenchmarks,
   ...aiSdkBenchmarks,
   ...searchBenchmarks,
+  ...suiteBenchmarks,
 ];
 
 const wanted = process.argv.slice(2);

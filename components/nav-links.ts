@@ -9,4 +9,5 @@ export const NAV_LINKS: NavLink[] = [
   { href: "/sessions", label: "Sessions" },
   { href: "/diff", label: "Diff" },
   { href: "/recovery", label: "Recovery" },
+  { href: "/suites", label: "Suites" },
 ];

@@ -171,6 +171,14 @@ export { checkReplay, type CheckResult } from "./regression/check";
 export { RECORDED_MODEL } from "./regression/models";
 /** Regression's errors. */
 export { ReplayToolsError, ReplayTargetExistsError, ReplayFailedError, RunNotCompleteError } from "./regression/errors";
+/** Regression suites: pin runs, replay them all as a batch, report JUnit and Markdown, move a suite between databases. */
+export { runSuite, createBatch, driveBatch, type BatchRequest, type DriveOptions, type BatchReport } from "./suites/run-suite";
+export { pinRun, unpinRun, suiteStore, type PinRequest } from "./suites/pins";
+export { MemSuiteStore, type SuiteStore, type NewPin, type NewBatch } from "./suites/store";
+export { exportSuite, importSuite, type SuiteImportResult } from "./suites/transfer";
+export { junitXml, batchMarkdown, compareBatches, diffLink, type BatchComparison } from "./suites/report";
+export type { Pin, Batch, BatchResult, ResultStatus, BatchStatus, StatusCounts, SuiteSummary } from "./suites/types";
+export { BadSuiteNameError, EmptySuiteError, BatchNotFoundError, PinNotFoundError, BadSuiteFileError } from "./suites/errors";
 /** The pure diff of two histories, and its result. */
 export { diffRecords, type RunDiff, type DiffEntry, type DiffDetail, type DiffStatus, type DiffSummary, type DiffOptions } from "./inspect/diff";
 /** A run's decision points (model steps and their tool calls, in order): what the diff aligns. */

@@ -28,6 +28,7 @@ import { CompareWith } from "./compare-with";
 import { Flowchart } from "./flowchart";
 import { RecordDetail } from "./record-detail";
 import { RecordsList } from "./records-list";
+import { PinButton } from "./pin-button";
 import { ReplayButton } from "./replay-dialog";
 import { RunSearch, useRunSearch } from "./run-search";
 import { RunCostFact } from "./run-cost";
@@ -72,6 +73,7 @@ function RunHeader({ run, live, at, lastSeq, replay, record, recordedModel }: Ru
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         {replay ? <ForkButton key={at} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
+        {replay ? <PinButton runId={run.runId} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => linkHere(at)} />
       </div>

@@ -15,6 +15,7 @@ import { registerSearch } from "./commands/search";
 import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
+import { registerSuites } from "./commands/suites";
 import { registerTransfer } from "./commands/transfer";
 import { EXIT_BAD_INPUT } from "./context";
 import { describeFailure } from "./errors";
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerRecovery(program);
   registerSearch(program);
   registerFork(program);
+  registerSuites(program);
   return program;
 }
 

@@ -2,7 +2,8 @@
  * The inspector's background job kinds, framework-free so that any server (or a test) can run
  * them on a JobRunner: `replay` drives a replay whose id was reserved when it was asked for,
  * `recover` pushes every unfinished run forward, and `resume` drives a run's root after a
- * person's decision was recorded in it. Inputs are plain JSON (they are stored in `jobs`).
+ * person's decision was recorded in it, and `suite-batch` drives a stored suite batch (lib/suites).
+ * Inputs are plain JSON (they are stored in `jobs`).
  */
 import type { Registry } from "../agent/registry";
 import type { Journal, Waker } from "../journal/ports";
@@ -11,12 +12,16 @@ import { ResumeFailedError } from "../recovery/errors";
 import type { RecoveredRun } from "../recovery/recover";
 import { diffRuns } from "../regression/diff-runs";
 import { replayRun } from "../regression/replay-run";
+import { suiteStore } from "../suites/pins";
+import { driveBatch } from "../suites/run-suite";
+import type { StatusCounts } from "../suites/types";
 import type { JobHandler } from "./runner";
 import { FORK_JOB, forkJobHandler } from "./fork-job";
 
 export const REPLAY_JOB = "replay";
 export const RECOVER_JOB = "recover";
 export const RESUME_JOB = "resume";
+export const SUITE_BATCH_JOB = "suite-batch";
 
 export interface ReplayJobInput {
   runId: string;
@@ -53,6 +58,19 @@ export interface ResumeJobInput {
   decision: { runId: string; name: string; by: string };
 }
 
+/** A suite batch already stored (lib/suites createBatch): the job drives its pending results. */
+export interface SuiteBatchJobInput {
+  batchId: string;
+  /** Replays at once; BACKTRACK_SUITE_CONCURRENCY, else 4. */
+  concurrency?: number;
+}
+
+export interface SuiteBatchJobOutput {
+  batchId: string;
+  ok: boolean;
+  counts: StatusCounts;
+}
+
 /** How the root ended: complete, paused again, or not driven here (leased, lost, skipped). A fault fails the job instead. */
 export type ResumeJobOutput = Resumed;
 
@@ -85,5 +103,11 @@ export function jobHandlers(store: Journal, registry: Registry, options: { waker
       return resumed;
     },
     [FORK_JOB]: forkJobHandler(store, registry),
+    [SUITE_BATCH_JOB]: async (input, { signal }): Promise<SuiteBatchJobOutput> => {
+      const request = input as SuiteBatchJobInput;
+      const concurrency = request.concurrency ?? (Number(process.env.BACKTRACK_SUITE_CONCURRENCY) || undefined);
+      const report = await driveBatch({ journal: store, suites: suiteStore(store), registry, concurrency, signal }, request.batchId);
+      return { batchId: request.batchId, ok: report.ok, counts: report.counts };
+    },
   };
 }

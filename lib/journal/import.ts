@@ -6,7 +6,7 @@
  * killed midway imports nothing (see ImportBatch).
  */
 import { LineChecker } from "./jsonl";
-import type { ImportedRun, Journal, StagedRecord } from "./ports";
+import type { ImportBatch, ImportedRun, Journal, StagedRecord } from "./ports";
 import { summaryDelta } from "./summary";
 import type { RecordKind } from "./types";
 
@@ -27,6 +27,8 @@ export interface ImportOptions {
   /** Stage a chunk when it reaches this many bytes of payload text. Default 4 MiB. */
   chunkBytes?: number;
   payloadLimitBytes?: number;
+  /** An import already begun (a suite import's commit also writes its pins); store.beginImport() by default. */
+  batch?: ImportBatch;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function importLines(store: Journal, lines: AsyncIterable<string> |
   // Taken before the first await: readline emits lines from its creation on, and drops those
   // emitted before its iterator exists.
   const iterator = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : lines[Symbol.iterator]();
-  const batch = await store.beginImport();
+  const batch = options.batch ?? (await store.beginImport());
   let chunk: StagedRecord[] = [];
   let chunkBytes = 0;
   const progress: ImportProgress = { records: 0, bytes: 0 };

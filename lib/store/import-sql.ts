@@ -35,9 +35,19 @@ INSERT INTO import_staging (import_id, run_id, seq, name, kind, payload)
 SELECT $1::text, r.run_id, r.seq, r.name, r.kind, r.payload
 FROM json_to_recordset($2::text::json) AS r(run_id text, seq int, name text, kind text, payload json)`;
 
+/**
+ * Rows another table takes in the commit's own statement, so that they land with the runs or not at
+ * all (a suite import's pins): `statement("$4")` is a data-modifying statement reading parameter $4,
+ * which is `value`.
+ */
+export interface CommitAlso {
+  statement: (parameter: string) => string;
+  value: string;
+}
+
 // The last SELECT divides by zero when fewer records moved than were staged: that error rolls the
 // whole statement back (runs included), which is the point.
-const COMMIT_SQL = `
+const commitSql = (also?: CommitAlso) => `
 WITH summaries AS (
   SELECT * FROM json_to_recordset($2::text::json) AS s(run_id text, agent text, parent_run_id text, input_text text,
     model_turns int, tool_calls int, input_tokens int, output_tokens int, status text, completed boolean, records int)
@@ -53,7 +63,7 @@ WITH summaries AS (
   RETURNING 1
 ), cleared AS (
   DELETE FROM import_staging WHERE import_id = $1::text RETURNING 1
-), notified AS (
+),${also ? ` also AS (${also.statement("$4")} RETURNING 1),` : ""} notified AS (
   SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array(run_id, records - 1, 'import', status)::text) FROM summaries
 )
 SELECT 1 / (CASE WHEN (SELECT count(*) FROM moved) = $3::int THEN 1 ELSE 0 END) AS committed,
@@ -88,7 +98,7 @@ export class ImportInterruptedError extends BacktrackError {
   }
 }
 
-export async function beginImport(client: SqlClient, onCommitted: (runIds: string[]) => void): Promise<ImportBatch> {
+export async function beginImport(client: SqlClient, onCommitted: (runIds: string[]) => void, also?: CommitAlso): Promise<ImportBatch> {
   await client.query(SWEEP_SQL);
   const importId = randomUUID();
   let staged = 0;
@@ -114,7 +124,7 @@ export async function beginImport(client: SqlClient, onCommitted: (runIds: strin
         records: run.records,
       }));
       try {
-        await client.query(COMMIT_SQL, [importId, JSON.stringify(summaries), staged]);
+        await client.query(commitSql(also), [importId, JSON.stringify(summaries), staged, ...(also ? [also.value] : [])]);
       } catch (error) {
         await client.query(DISCARD_SQL, [importId]).catch(() => undefined);
         throw await commitError(client, runs, error);

@@ -194,8 +194,9 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     await this.client.query(STATUS_SQL, [runId, patch.status, patch.pause ? JSON.stringify(patch.pause) : null, patch.error ?? null]);
   }
 
-  beginImport(): Promise<ImportBatch> {
-    return importing.beginImport(this.client, (runIds) => this.forgetRuns(runIds));
+  /** `also`: rows of another table committed in the same statement as the runs (see import-sql.ts). */
+  beginImport(also?: importing.CommitAlso): Promise<ImportBatch> {
+    return importing.beginImport(this.client, (runIds) => this.forgetRuns(runIds), also);
   }
 
   async copyForFork(copy: ForkCopy): Promise<{ created: boolean }> {

@@ -13,6 +13,9 @@ import { RECORDED_MODEL } from "../../regression/models";
 import { replayRun } from "../../regression/replay-run";
 import { loadRegistry } from "../../config/file";
 import { demoRegistry } from "../../demo/registry";
+import { isBacktrackError } from "../../journal/errors";
+import { matchingRuns, type parseRunFilter } from "../../suites/bulk";
+import { exactlyOne } from "./transfer";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, table, withStore, type CommonOptions } from "../context";
 
 interface ReplayOptions extends CommonOptions {
@@ -22,6 +25,7 @@ interface ReplayOptions extends CommonOptions {
   strict?: boolean;
   newId?: string;
   config?: string;
+  filter?: string;
 }
 
 interface DiffOptions extends CommonOptions {
@@ -30,6 +34,8 @@ interface DiffOptions extends CommonOptions {
 }
 
 const SHOWN_ENTRIES = 200;
+
+type RunFilter = ReturnType<typeof parseRunFilter>;
 
 function brief(value: unknown, width = 48): string {
   const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
@@ -75,18 +81,48 @@ function printDiff(diff: RunDiff, limit: number): void {
     printLine(`after #${diff.divergentAt} the comparison is positional: an extra or missing call shifts what follows (--realign re-synchronises)`);
 }
 
+/** `replay --filter`: every matching root run, one at a time, one line each; exit 1 when any replay failed. */
+async function replayMatching(filter: RunFilter, options: ReplayOptions): Promise<void> {
+  if (options.check || options.newId) throw new CliError("--filter replays many runs: it does not take --check or --new-id (use `backtrack test` for a suite)");
+  const registry = await loadRegistry(demoRegistry(), options.config);
+  const model = options.model ?? RECORDED_MODEL;
+  await withStore(options, async (store) => {
+    const runIds = await matchingRuns(store, filter);
+    const replays: Array<{ runId: string; newRunId: string; error?: string; diff?: { summary: RunDiff["summary"]; divergentAt: number | null } }> = [];
+    for (const runId of runIds) {
+      try {
+        const replayed = await replayRun({ journal: store, runId, model, registry, stripMemoryContext: options.stripMemory });
+        const diff = await diffRuns(store, runId, replayed.newRunId);
+        replays.push({ runId, newRunId: replayed.newRunId, diff: { summary: diff.summary, divergentAt: diff.divergentAt } });
+        if (!options.json) printLine(`${runId} → ${replayed.newRunId}: ${summaryLine(diff)}`);
+      } catch (error) {
+        if (!isBacktrackError(error)) throw error;
+        process.exitCode = EXIT_CHECK_FAILED;
+        replays.push({ runId, newRunId: error instanceof ReplayFailedError ? error.newRunId : "", error: error.message });
+        if (!options.json) printLine(`${runId}: FAILED ${error.message}`);
+      }
+    }
+    if (options.json) printJson({ model, replays });
+    else printLine(`replayed ${runIds.length} run(s) under ${model}`);
+  });
+}
+
 export function registerRegression(program: Command): void {
   common(
     program
-      .command("replay <run>")
-      .description("run a recorded run's input again under a model, and diff the two runs")
+      .command("replay [run]")
+      .description("run a recorded run's input again under a model, and diff the two runs (or every run matching --filter)")
+      .option("--filter <query>", "replay every root run matching this, e.g. 'status=failed&agent=billing' (keys: status, agent, search)")
       .option("--model <name>", `the model to replay under: ${RECORDED_MODEL} (its own recorded outputs, the default), demo/v1, demo/v2, or one from backtrack.config.ts`)
       .option("--strip-memory", "memory off: keep only the turn's own incoming messages (needs the run's :memctx record; the system text is kept as recorded)")
       .option("--check", `replay against the recorded outputs; exit 1 when the replayed loop diverges (no recorded output, or a different final answer), 0 when identical`)
       .option("--strict", "with --check: also fail when any decision differs (for example a tool output)")
       .option("--new-id <id>", "the replay's run id (default <run>~replay-<n>, the first free n)")
       .option("--config <path>", "a backtrack.config.ts registering models and agents (default: ./backtrack.config.ts, BACKTRACK_CONFIG)"),
-  ).action(async (runId: string, options: ReplayOptions) => {
+  ).action(async (runArgument: string | undefined, options: ReplayOptions) => {
+    const filter = exactlyOne(runArgument, options.filter);
+    if (options.filter !== undefined) return replayMatching(filter, options);
+    const runId = runArgument as string;
     if (options.check && options.model && options.model !== RECORDED_MODEL)
       throw new CliError(`--check replays against the recorded outputs: it cannot take --model ${options.model}`);
     if (options.check && options.stripMemory) throw new CliError("--check and --strip-memory do not go together");

@@ -2,48 +2,42 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
-import type { SignalPayload, ToolResultPayload } from "../../agent/payloads";
 import { BadInputError, RunNotFoundError } from "../../journal/errors";
 import { importLines, type ImportProgress } from "../../journal/import";
 import { parseSecretKeys, secretKeyMatcher } from "../../inspect/redact";
 import { exportRunOtlp, pushOtlp } from "../../otel/export";
 import { toJsonl } from "../../journal/jsonl";
 import type { Journal } from "../../journal/ports";
-import type { JournalRecord } from "../../journal/types";
-import { common, printJson, printLine, withStore, type CommonOptions } from "../context";
+import { matchingRuns, parseRunFilter } from "../../suites/bulk";
+import { treeRecords } from "../../suites/transfer";
+import { CliError, common, printJson, printLine, withStore, type CommonOptions } from "../context";
 
-/** A run's records and its sub-agent runs' records (a replay of the run needs the whole tree). */
-export async function treeRecords(store: Journal, runId: string, seen = new Set<string>()): Promise<JournalRecord[]> {
-  if (seen.has(runId)) return [];
-  seen.add(runId);
-  const records = await store.history(runId);
-  const children: string[] = [];
-  for (const record of records) {
-    const payload = record.payload as Partial<SignalPayload & ToolResultPayload> | null;
-    if (record.kind === "signal" && payload?.type === "subagent" && typeof payload.childRunId === "string") children.push(payload.childRunId);
-  }
-  for (const child of children) records.push(...(await treeRecords(store, child, seen)));
-  return records;
-}
+/** Moved to lib/suites (a suite export needs it too); kept here for the callers of this module. */
+export { treeRecords };
 
 export function registerTransfer(program: Command): void {
   common(
     program
-      .command("export <run>")
-      .description("write a run and its sub-agent runs as JSONL to stdout, or the run as OTLP JSON (--format otlp), or push it to an OTLP collector")
+      .command("export [run]")
+      .description(
+        "write a run and its sub-agent runs as JSONL to stdout (or every run matching --filter), or the run as OTLP JSON (--format otlp), or push it to an OTLP collector",
+      )
+      .option("--filter <query>", "every root run matching this, e.g. 'status=failed&agent=billing' (keys: status, agent, search)")
       .option("--format <format>", "jsonl, or otlp: OTLP/JSON traces with GenAI attributes, secrets redacted", "jsonl")
       .option("--otlp-endpoint <url>", "POST the run as OTLP/JSON to this traces endpoint (e.g. http://collector:4318/v1/traces)")
       .option("--header <K=V>", "a header for --otlp-endpoint (repeatable), e.g. Authorization=Bearer …", (value: string, all: string[]) => [...all, value], [] as string[]),
     { json: false },
-  ).action(async (runId: string, options: CommonOptions & ExportOptions) => {
+  ).action(async (runId: string | undefined, options: CommonOptions & ExportOptions & { filter?: string }) => {
+    const query = exactlyOne(runId, options.filter);
+    if (options.format !== "jsonl" && options.format !== "otlp") throw new BadInputError(`--format must be jsonl or otlp, not "${options.format}"`);
+    const otlp = options.format === "otlp" || options.otlpEndpoint !== undefined;
+    if (otlp && runId === undefined) throw new BadInputError("--format otlp and --otlp-endpoint export one run: name it instead of --filter");
     await withStore(options, async (store) => {
-      if (!(await store.run(runId))) throw new RunNotFoundError(runId);
-      if (options.format !== "jsonl" && options.format !== "otlp") throw new BadInputError(`--format must be jsonl or otlp, not "${options.format}"`);
-      if (options.format === "jsonl" && options.otlpEndpoint === undefined) return void process.stdout.write(toJsonl(await treeRecords(store, runId)));
-      const request = await exportRunOtlp(store, runId, { isSecret: secretKeyMatcher(parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)) });
-      if (options.otlpEndpoint === undefined) return void process.stdout.write(`${JSON.stringify(request)}\n`);
-      const { status } = await pushOtlp(options.otlpEndpoint, request, headersOf(options.header));
-      printLine(`pushed run ${runId} to ${options.otlpEndpoint} (${status})`);
+      if (runId !== undefined && !(await store.run(runId))) throw new RunNotFoundError(runId);
+      if (otlp && runId !== undefined) return exportOtlp(store, runId, options);
+      const runIds = runId !== undefined ? [runId] : await matchingRuns(store, query);
+      const seen = new Set<string>();
+      for (const id of runIds) process.stdout.write(toJsonl(await treeRecords(store, id, seen)));
     });
   });
 
@@ -65,6 +59,14 @@ export function registerTransfer(program: Command): void {
       else printLine(`imported ${result.imported} records in ${result.runs.length} run(s): ${brief(result.runs)}`);
     });
   });
+}
+
+/** The run as OTLP/JSON on stdout, or pushed to `--otlp-endpoint`. */
+async function exportOtlp(store: Journal, runId: string, options: ExportOptions): Promise<void> {
+  const request = await exportRunOtlp(store, runId, { isSecret: secretKeyMatcher(parseSecretKeys(process.env.BACKTRACK_REDACT_KEYS)) });
+  if (options.otlpEndpoint === undefined) return void process.stdout.write(`${JSON.stringify(request)}\n`);
+  const { status } = await pushOtlp(options.otlpEndpoint, request, headersOf(options.header));
+  printLine(`pushed run ${runId} to ${options.otlpEndpoint} (${status})`);
 }
 
 interface ExportOptions {
@@ -102,4 +104,10 @@ function progressLine(): { show: (progress: ImportProgress) => void; end: () => 
       if (shown) process.stderr.write("\n");
     },
   };
+}
+
+/** A run id or `--filter` (the filter parsed), never both, never neither. */
+export function exactlyOne(runId: string | undefined, filter: string | undefined): ReturnType<typeof parseRunFilter> {
+  if ((runId === undefined) === (filter === undefined)) throw new CliError("name a run, or pass --filter 'status=failed&agent=billing': one of the two");
+  return filter === undefined ? {} : parseRunFilter(filter);
 }

@@ -9,3 +9,4 @@ export * from "./sessions";
 export * from "./recovery";
 export * from "./regression";
 export * from "./otel";
+export * from "./suites";
