@@ -10,6 +10,7 @@ import "server-only";
 import { jobHandlers } from "@/lib/jobs/kinds";
 import { jobView } from "@/lib/jobs/view";
 import { JobRunner } from "@/lib/jobs/runner";
+import { listWorkers, type WorkerView } from "@/lib/jobs/workers";
 import { PostgresWaker } from "@/lib/store/postgres-waker";
 import { json, notFound, route } from "./http";
 import { processWideStart } from "./process-wide";
@@ -57,4 +58,11 @@ export function jobStatus(kind?: string) {
     // A job's input and error can quote recorded values (an answer, a resolution's result).
     return json(redacted(jobView(job)));
   });
+}
+
+/** The fleet as /recovery shows it: every worker, its last heartbeat, and what it holds. */
+export async function workersView(): Promise<{ workers: WorkerView[] }> {
+  const store = await getStore();
+  const heartbeatMs = positive(process.env.BACKTRACK_JOB_HEARTBEAT_MS, "BACKTRACK_JOB_HEARTBEAT_MS") ?? 5_000;
+  return { workers: await listWorkers(store.client, heartbeatMs * 3) };
 }

@@ -14,6 +14,7 @@ import { registerSessions } from "./commands/sessions";
 import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
 import { registerTransfer } from "./commands/transfer";
+import { registerWorker } from "./commands/worker";
 import { EXIT_BAD_INPUT } from "./context";
 import { describeFailure } from "./errors";
 
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
+  registerWorker(program);
   return program;
 }
 

@@ -202,3 +202,9 @@ export async function requeueStale(client: SqlClient, staleAfterMs: number, back
     interrupted: rows.filter((row) => row.status === "interrupted").map((row) => row.job_id),
   };
 }
+
+/** The runs unfinished jobs drive: recovery leaves them to the jobs (a retry continues them). */
+export async function jobRuns(client: SqlClient): Promise<Set<string>> {
+  const rows = await client.query<{ run_id: string }>("SELECT DISTINCT run_id FROM jobs WHERE status IN ('queued', 'running') AND run_id IS NOT NULL", [], { prepare: true });
+  return new Set(rows.map((row) => row.run_id));
+}
