@@ -8,7 +8,7 @@ ALTER TABLE "jobs" ADD COLUMN "run_after" timestamp (3) with time zone DEFAULT n
 --> statement-breakpoint
 ALTER TABLE "jobs" ADD COLUMN "run_id" text;
 --> statement-breakpoint
-CREATE INDEX "jobs_queue_idx" ON "jobs" USING btree ("run_after","created_at") WHERE "jobs"."status" = 'queued';
+CREATE INDEX "jobs_queue_idx" ON "jobs" USING btree ("created_at") WHERE "jobs"."status" = 'queued';
 --> statement-breakpoint
 CREATE INDEX "jobs_owner_idx" ON "jobs" USING btree ("owner") WHERE "jobs"."status" = 'running';
 --> statement-breakpoint

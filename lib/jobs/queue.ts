@@ -109,12 +109,13 @@ export async function selectJob(client: SqlClient, jobId: string): Promise<Job |
   return rows[0] && toJob(rows[0]);
 }
 
-// The oldest due jobs of the runner's kinds; rows another runner is claiming are skipped, not waited on.
+// The oldest due jobs of the runner's kinds (a job queued again keeps its place: it goes first once
+// its backoff ends); rows another runner is claiming are skipped, not waited on.
 const CLAIM_SQL = `
 WITH next AS (
   SELECT job_id FROM jobs
   WHERE status = 'queued' AND run_after <= now() AND $2::text::jsonb ? kind
-  ORDER BY run_after, created_at
+  ORDER BY created_at
   LIMIT $3::int
   FOR UPDATE SKIP LOCKED
 ), claimed AS (
@@ -161,11 +162,18 @@ export async function releaseJobs(client: SqlClient, owner: string, jobIds: read
   return rows.map((row) => row.job_id);
 }
 
-/** Renews the heartbeat of `owner`'s running jobs; returns the ids it still owns. */
-export async function beatJobs(client: SqlClient, owner: string): Promise<string[]> {
-  const rows = await client.query<{ job_id: string }>("UPDATE jobs SET heartbeat_at = now() WHERE owner = $1::text AND status = 'running' RETURNING job_id", [owner], {
-    prepare: true,
-  });
+/**
+ * Renews the heartbeat of the jobs `owner` runs now (`jobIds`); returns those it still owns. A
+ * job the owner's row names but the runner does not run (a claim whose runner forgot it) is not
+ * renewed: it goes stale and runs again.
+ */
+export async function beatJobs(client: SqlClient, owner: string, jobIds: readonly string[]): Promise<string[]> {
+  if (jobIds.length === 0) return [];
+  const rows = await client.query<{ job_id: string }>(
+    "UPDATE jobs SET heartbeat_at = now() WHERE owner = $1::text AND status = 'running' AND job_id IN (SELECT jsonb_array_elements_text($2::text::jsonb)) RETURNING job_id",
+    [owner, JSON.stringify(jobIds)],
+    { prepare: true },
+  );
   return rows.map((row) => row.job_id);
 }
 

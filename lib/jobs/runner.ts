@@ -56,7 +56,7 @@ export interface JobRunnerOptions {
   maxAttempts?: number;
   /** The backoff after the first death; it doubles each attempt, at most a minute. Default 1 s. */
   backoffMs?: number;
-  /** How often to look for due jobs when no notification came (a backoff ended). Default 1 s. */
+  /** How often to look for due jobs when no notification came. Default the heartbeat, within 100 ms to 1 s. */
   pollMs?: number;
   /** false: submit and read only, never claim. Default true. */
   runJobs?: boolean;
@@ -126,7 +126,7 @@ export class JobRunner {
     this.kinds = Object.keys(options.handlers).filter((kind) => !options.kinds || options.kinds.includes(kind));
     if (!this.runJobs) return;
     this.every(heartbeatMs, () => this.beat());
-    this.every(options.pollMs ?? 1_000, async () => this.pump());
+    this.every(options.pollMs ?? Math.min(1_000, Math.max(100, heartbeatMs)), async () => this.pump());
     void this.listen();
     this.pump();
   }
@@ -293,9 +293,13 @@ export class JobRunner {
   private async beat(): Promise<void> {
     if (this.stopped) return;
     await beatWorker(this.client, this.info);
-    const owned = new Set(await beatJobs(this.client, this.owner));
-    for (const [jobId, entry] of this.running) if (!owned.has(jobId)) entry.controller.abort(new JobLostError(jobId));
-    await this.requeueStale();
+    // Only jobs running before the statement: one claimed meanwhile is ours, though not renewed by it.
+    const before = [...this.running.keys()];
+    const owned = new Set(await beatJobs(this.client, this.owner, before));
+    for (const jobId of before) if (!owned.has(jobId)) this.running.get(jobId)?.controller.abort(new JobLostError(jobId));
+    const { requeued } = await this.requeueStale();
+    // Claim them as soon as their backoff ends, not at the next poll.
+    if (requeued.length > 0) setTimeout(() => this.pump(), this.backoffMs + 10).unref();
     await forgetSilentWorkers(this.client);
   }
 }

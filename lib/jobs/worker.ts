@@ -156,8 +156,13 @@ export class Worker {
             if (!signal.aborted) this.log(`error ${error instanceof Error ? error.message : String(error)}`);
           }
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, everyMs);
-            signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+            const wake = () => {
+              clearTimeout(timer);
+              signal.removeEventListener("abort", wake);
+              resolve();
+            };
+            const timer = setTimeout(wake, everyMs);
+            signal.addEventListener("abort", wake, { once: true });
           });
         }
       })(),

@@ -35,9 +35,9 @@ export const jobs = pgTable(
     index("jobs_unfinished_idx")
       .on(table.heartbeatAt)
       .where(sql`${table.status} in ('queued', 'running')`),
-    // The claim: the oldest due queued jobs.
+    // The claim: the oldest queued jobs (a job queued again keeps its place), skipping those in backoff.
     index("jobs_queue_idx")
-      .on(table.runAfter, table.createdAt)
+      .on(table.createdAt)
       .where(sql`${table.status} = 'queued'`),
     index("jobs_owner_idx")
       .on(table.owner)
