@@ -19,6 +19,7 @@ const sink: Sink = {
   emails: async () => ({ delivered: 0, calls: 0, keys: [] }),
 };
 
-export default {
+const config = {
   agents: [{ name: "crashy", create: (store: Journal) => crashyAgent(store, sink) }],
 };
+export default config;
