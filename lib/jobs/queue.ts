@@ -8,8 +8,11 @@
  * - a running job whose heartbeat is stale belonged to a runner that stopped: it is queued again
  *   after a backoff (doubling from `backoffMs`, at most a minute), or, when its attempts are used
  *   up, ends `interrupted`;
- * - every status change is NOTIFYed on `backtrack_jobs` (payload: the job id), and every job that
- *   becomes claimable on `backtrack_job_queued` (payload: its kind) so runners claim at once.
+ * - every job that becomes claimable is NOTIFYed on `backtrack_job_queued` (payload: its kind), so
+ *   runners claim at once; a job queued again or interrupted also on `backtrack_jobs` (payload: its
+ *   id). Claiming and finishing notify nothing: a NOTIFY at commit wakes every listening session
+ *   of the database, which cut the queue's throughput to a fifth (bench/jobs.ts); views poll a
+ *   job's status instead.
  */
 import { iso } from "../store/rows";
 import type { SqlClient } from "../store/sql-client";
@@ -123,7 +126,7 @@ WITH next AS (
   FROM next WHERE jobs.job_id = next.job_id
   RETURNING ${columns("jobs")}
 )
-SELECT claimed.*, pg_notify('${JOBS_CHANNEL}', claimed.job_id) FROM claimed`;
+SELECT claimed.* FROM claimed`;
 
 /** Claims up to `limit` due queued jobs of `kinds` for `owner`, oldest first. */
 export async function claimJobs(client: SqlClient, owner: string, kinds: readonly string[], limit: number): Promise<Job[]> {
@@ -138,7 +141,7 @@ WITH changed AS (
   WHERE job_id = $1::text AND owner = $2::text AND status = 'running'
   RETURNING job_id
 )
-SELECT job_id, pg_notify('${JOBS_CHANNEL}', job_id) FROM changed`;
+SELECT job_id FROM changed`;
 
 /** Ends `owner`'s attempt: false when the job is no longer its (it was queued again meanwhile). */
 export async function finishJob(client: SqlClient, jobId: string, owner: string, end: { status: "done" | "failed"; output?: unknown; error?: string }): Promise<boolean> {
