@@ -6,12 +6,14 @@ import { fileURLToPath } from "node:url";
  * running beside it can stretch that, so it runs alone, after the rest (vitest.soak.config.ts).
  */
 export const SOAK = "tests/recovery/soak.test.ts";
+/** The fleet test serves the built inspector: it runs after the build (vitest.fleet.config.ts). */
+export const FLEET = "tests/fleet/fleet.test.ts";
 
 export const base = {
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
     include: ["tests/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, SOAK],
+    exclude: [...configDefaults.exclude, SOAK, FLEET],
     environment: "node" as const,
     globalSetup: ["tests/helpers/global-setup.ts"],
     pool: "forks" as const,

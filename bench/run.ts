@@ -12,6 +12,7 @@ import { apiLoadBenchmarks } from "./api-load";
 import { aiSdkBenchmarks } from "./ai-sdk";
 import { searchBenchmarks } from "./search";
 import { suiteBenchmarks } from "./suites";
+import { jobBenchmarks } from "./jobs";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
 const ALL: Benchmark[] = [
@@ -25,6 +26,7 @@ const ALL: Benchmark[] = [
   ...aiSdkBenchmarks,
   ...searchBenchmarks,
   ...suiteBenchmarks,
+  ...jobBenchmarks,
 ];
 
 const wanted = process.argv.slice(2);

@@ -26,3 +26,8 @@ export async function postJson<T>(url: string, body: unknown): Promise<T> {
 }
 
 export const FINISHED_JOB = new Set(["done", "failed", "interrupted"]);
+
+/** " (attempt 2 of 3)" once a job runs again after its server stopped; nothing on the first attempt. */
+export function attemptNote(job: { attempts?: number; maxAttempts?: number } | undefined): string {
+  return job?.attempts && job.attempts > 1 ? ` (attempt ${job.attempts} of ${job.maxAttempts ?? job.attempts}: the server running it stopped)` : "";
+}

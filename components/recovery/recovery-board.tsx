@@ -20,6 +20,7 @@ import { runHref } from "../links";
 import { useLiveChanges } from "../use-live";
 import { AnswerForm, DecisionButtons, RecoverNow, ResolveForm, type ActionResult } from "./board-actions";
 import { ResumeProgress } from "./resume-progress";
+import { WorkersTable } from "./workers-table";
 
 const POLL_MS = 3_000;
 export const BOARD_KEY = ["recovery-board"];
@@ -57,7 +58,7 @@ function useRecoveryBoard(initial: BoardView, includeImported: boolean) {
     setLast(result);
     refresh();
   };
-  return { view: board.data, error: board.error, refresh, last, acted };
+  return { view: board.data, error: board.error, refresh, last, acted, connected: live.connected };
 }
 
 /** One unfinished run, and the decision it waits for when it is the run that paused (not a parent). */
@@ -144,7 +145,7 @@ function ImportedRuns({ view, includeImported, table }: { view: BoardView; inclu
 
 export function RecoveryBoard({ initial, includeImported, readOnly }: { initial: BoardView; includeImported: boolean; readOnly: boolean }) {
   const [by, setBy] = useState("inspector");
-  const { view, error, refresh, last, acted } = useRecoveryBoard(initial, includeImported);
+  const { view, error, refresh, last, acted, connected } = useRecoveryBoard(initial, includeImported);
   const runs = view.runs.filter((run) => run.origin !== "import");
   const table = (shown: BoardEntry[], label = "Imported runs") => <BoardTable runs={shown} label={label} readOnly={readOnly} by={by} onDone={acted} />;
 
@@ -187,6 +188,7 @@ export function RecoveryBoard({ initial, includeImported, readOnly }: { initial:
       {error ? <p className="error-box">Could not refresh the list: {error.message}</p> : null}
       {runs.length === 0 ? <p className="empty">Nothing to recover: every run is complete.</p> : table(runs, "Unfinished runs")}
       <ImportedRuns view={view} includeImported={includeImported} table={table} />
+      <WorkersTable pollMs={connected ? 5_000 : POLL_MS} />
     </>
   );
 }

@@ -7,14 +7,14 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import type { JobView } from "@/lib/jobs/view";
-import { FINISHED_JOB, getJson } from "../api";
+import { attemptNote, FINISHED_JOB, getJson } from "../api";
 
 const POLL_MS = 500;
 
 function progressText(runId: string, job: JobView | undefined): string {
   if (!job) return `Resuming ${runId}…`;
-  if (job.status === "queued") return `Resume of ${runId} queued: it starts when a job slot is free…`;
-  if (job.status === "running") return `Resuming ${runId}…`;
+  if (job.status === "queued") return `Resume of ${runId} queued: it starts when a job slot is free…${attemptNote(job)}`;
+  if (job.status === "running") return `Resuming ${runId}…${attemptNote(job)}`;
   return job.sentence ?? `The resume of ${runId} ended ${job.status}`;
 }
 

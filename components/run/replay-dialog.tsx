@@ -8,7 +8,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { FINISHED_JOB, getJson, postJson } from "../api";
+import { attemptNote, FINISHED_JOB, getJson, postJson } from "../api";
 import { HelpPopover } from "../help-popover";
 
 interface ReplayJob {
@@ -16,6 +16,8 @@ interface ReplayJob {
   status: "queued" | "running" | "done" | "failed" | "interrupted";
   newRunId: string;
   error?: string;
+  attempts?: number;
+  maxAttempts?: number;
 }
 
 const POLL_MS = 500;
@@ -83,9 +85,9 @@ function useReplayJob(runId: string) {
   const error = failure ?? jobError ?? (job.error ? `Cannot follow the replay: ${job.error.message}` : null);
   const progress =
     status === "queued"
-      ? "Queued…"
+      ? `Queued…${attemptNote(job.data)}`
       : status === "running"
-        ? "Replaying…"
+        ? `Replaying…${attemptNote(job.data)}`
         : status === "done"
           ? `Done: opening the diff with ${job.data?.newRunId ?? ""}…`
           : sending

@@ -17,6 +17,7 @@ import { registerShow } from "./commands/show";
 import { registerStart } from "./commands/start";
 import { registerSuites } from "./commands/suites";
 import { registerTransfer } from "./commands/transfer";
+import { registerWorker } from "./commands/worker";
 import { EXIT_BAD_INPUT } from "./context";
 import { describeFailure } from "./errors";
 
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerFork(program);
   registerSuites(program);
+  registerWorker(program);
   return program;
 }
 

@@ -15,6 +15,9 @@ export interface JobView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Claims so far: more than 1 when a runner died under the job and it ran again. */
+  attempts: number;
+  maxAttempts: number;
   /** A replay's source run (a resume job names its run in `input`). */
   runId?: string;
   /** The run a replay job writes, claimed before the job started. */
@@ -55,7 +58,7 @@ function jobSentence(job: Job): string | undefined {
   if (job.status === "done") return doneSentence(job);
   if (job.status === "failed") return job.error ?? "failed";
   if (job.status !== "interrupted") return undefined;
-  // An interrupted job's run stays unfinished in the journal: recovery finishes it.
+  // An interrupted job (its runners died, attempts used up) leaves its run unfinished in the journal: recovery finishes it.
   const run = drivenRun(job);
   return `${job.error ?? "interrupted"}; ${run ? `Recover now finishes ${run}` : "start it again"}`;
 }
@@ -70,6 +73,8 @@ export function jobView(job: Job): JobView {
     createdAt: job.createdAt,
     startedAt: job.startedAt,
     finishedAt: job.finishedAt,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
     ...jobRuns(job),
     ...(job.error ? { error: job.error } : {}),
     ...(job.output !== null ? { result: job.output } : {}),

@@ -1,14 +1,15 @@
 /**
  * The inspector's job kinds on real databases: a replay reserved before it runs, driven by a job;
- * a recovery pass as a job; and a replay job cut off by a server restart, shown as interrupted
- * while its run stays recoverable.
+ * a recovery pass as a job; and a replay job whose server died mid-drive, run again by another
+ * runner: the retry continues the same run from its journal (no second run, no step twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoRegistry } from "@/lib/demo/registry";
 import { RECOVERY_RUNS } from "@/lib/demo/recovery-runs";
 import { jobHandlers, RECOVER_JOB, REPLAY_JOB, type RecoverJobOutput, type ReplayJobInput, type ReplayJobOutput } from "@/lib/jobs/kinds";
 import { JobRunner, type Job } from "@/lib/jobs/runner";
-import { recoverWithRegistry } from "@/lib/recovery/actions";
+import { crashAt } from "@/lib/journal/faults";
+import { replayRun } from "@/lib/regression/replay-run";
 import { diffRuns } from "@/lib/regression/diff-runs";
 import { reserveReplay } from "@/lib/regression/replay-run";
 import type { PostgresStore } from "@/lib/store/postgres-store";
@@ -33,7 +34,7 @@ describe.each(SQL_KINDS)("inspector jobs: $name", (kind) => {
     runner = new JobRunner(store.client, { handlers: jobHandlers(store, registry) });
   });
   afterAll(async () => {
-    runner.stop();
+    await runner.stop();
     await store.close();
   });
 
@@ -69,21 +70,47 @@ describe.each(SQL_KINDS)("inspector jobs: $name", (kind) => {
     expect(output.runs.find((run) => run.runId === "payout-9")).toMatchObject({ outcome: "paused", pause: { reason: "halt" } });
   });
 
-  it("shows a replay job cut off by a restart as interrupted, and recovery finishes its run", async () => {
-    // What a killed server leaves: the reserved replay run (run:start only) and its job row, no longer renewed.
+  it("runs a replay job again after its server died mid-drive, continuing the same run", async () => {
+    // The only runner now: the queue is shared.
+    await runner.stop();
     const newRunId = await reserveReplay({ journal: store, registry, runId: "order-123", model: "demo/v2" });
     const input: ReplayJobInput = { runId: "order-123", model: "demo/v2", stripMemoryContext: false, newRunId };
+    // What a killed server leaves: the replay driven part-way (crashed before its 3rd write), its
+    // lease still held for a moment, and its job row no longer renewed.
+    store.restart();
+    store.faults = crashAt(3);
+    await expect(replayRun({ journal: store, registry, runId: "order-123", model: "demo/v2", newRunId })).rejects.toThrow(/simulated crash/);
+    store.faults = undefined;
+    store.restart();
+    const before = await store.history(newRunId);
+    expect(before.length).toBeGreaterThan(1);
+    expect(await store.acquireLease(newRunId, "gone-1/1", 800)).toBe(true);
     await store.client.query(
-      `INSERT INTO jobs (job_id, kind, status, input, owner, heartbeat_at) VALUES ('job-killed', $1::text, 'running', $2::text::jsonb, 'gone-1', now() - interval '1 hour')`,
-      [REPLAY_JOB, JSON.stringify(input)],
+      `INSERT INTO jobs (job_id, kind, status, input, owner, attempts, run_id, heartbeat_at) VALUES ('job-killed', $1::text, 'running', $2::text::jsonb, 'gone-1', 1, $3::text, now() - interval '1 hour')`,
+      [REPLAY_JOB, JSON.stringify(input), newRunId],
     );
-    const restarted = new JobRunner(store.client, { handlers: jobHandlers(store, registry), heartbeatMs: 100, staleAfterMs: 300 });
-    expect(await restarted.reapInterrupted()).toContain("job-killed");
-    expect(await restarted.get("job-killed")).toMatchObject({ status: "interrupted", error: expect.stringContaining("server stopped") });
-    restarted.stop();
-
-    const recovered = await recoverWithRegistry(store, registry);
-    expect(recovered.runs.find((run) => run.runId === newRunId)?.outcome).toBe("complete");
+    const replays = async () => (await store.runs({ limit: 200 })).runs.filter((run) => run.runId.startsWith("order-123~replay-")).length;
+    const replaysBefore = await replays();
+    const restarted = new JobRunner(store.client, {
+      handlers: jobHandlers(store, registry, { leaseTtlMs: 1_000 }),
+      heartbeatMs: 100,
+      staleAfterMs: 300,
+      backoffMs: 50,
+      pollMs: 50,
+    });
+    try {
+      const job = await settled(restarted, "job-killed");
+      expect(job).toMatchObject({ status: "done", attempts: 2, error: null });
+      expect((job.output as ReplayJobOutput).newRunId).toBe(newRunId);
+    } finally {
+      await restarted.stop();
+    }
+    expect(await replays()).toBe(replaysBefore);
+    const after = await store.history(newRunId);
+    // The first attempt's records are kept as they were, each name once, then the run completed.
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map((record) => record.name)).size).toBe(after.length);
+    expect((await store.run(newRunId))?.status).toBe("complete");
     expect((await diffRuns(store, "order-123", newRunId)).divergentAt).toBe(0);
   });
 });

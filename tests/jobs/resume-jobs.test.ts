@@ -50,7 +50,7 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
     runner = new JobRunner(store.client, { handlers: jobHandlers(store, demoRegistry()) });
   });
   afterAll(async () => {
-    runner.stop();
+    await runner.stop();
     await store.close();
   });
 
@@ -68,6 +68,8 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
     expect(output).toMatchObject({ root: "refund-900", resumed: { runId: "refund-900", outcome: "complete" }, run: { status: "complete" } });
     expect(jobView(job)).toMatchObject({ jobId: submitted.jobId, kind: "resume", status: "done", sentence: "refund-900 resumed and completed" });
     expect((await store.run("refund-900"))?.status).toBe("complete");
+    // The queue is shared: the runners of the next tests must be the only ones claiming.
+    await runner.stop();
   });
 
   it("fails the job with the resume's error, while the answer stays recorded and recovery can finish the run", async () => {
@@ -84,7 +86,7 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
       expect(recorded?.payload).toMatchObject({ type: "answer", text: "Saturday", by: "bo" });
       expect((await store.run("concierge-5"))?.status).not.toBe("complete");
     } finally {
-      broken.stop();
+      await broken.stop();
     }
     // The decision was not lost with the job: a later drive reads it.
     const resumed = await resumeRoot(store, demoRegistry(), "concierge-5");
@@ -125,7 +127,7 @@ describe.each(SQL_KINDS)("resume jobs: $name", (kind) => {
       expect((await store.run("tree"))?.status).toBe("complete");
     } finally {
       release();
-      slow.stop();
+      await slow.stop({ graceMs: 0 });
     }
   });
 });
@@ -141,10 +143,24 @@ describe("jobView", () => {
     createdAt: "2026-01-01T00:00:00.000Z",
     startedAt: null,
     finishedAt: null,
+    attempts: 0,
+    maxAttempts: 3,
+    owner: null,
+    runId: "r-1",
   };
 
   it("says how a finished resume ended, and nothing while it is queued or running", () => {
-    expect(jobView(base)).toEqual({ jobId: "job-1", kind: "resume", status: "queued", input: base.input, createdAt: base.createdAt, startedAt: null, finishedAt: null });
+    expect(jobView(base)).toEqual({
+      jobId: "job-1",
+      kind: "resume",
+      status: "queued",
+      input: base.input,
+      createdAt: base.createdAt,
+      startedAt: null,
+      finishedAt: null,
+      attempts: 0,
+      maxAttempts: 3,
+    });
     expect(jobView({ ...base, status: "running" }).sentence).toBeUndefined();
     const done = (resumed: ResumeJobOutput["resumed"]) => jobView({ ...base, status: "done", output: { root: "r-0", resumed, run: undefined } }).sentence;
     expect(done({ runId: "r-0", outcome: "complete" })).toBe("r-0 resumed and completed");

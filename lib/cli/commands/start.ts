@@ -14,6 +14,8 @@ interface StartOptions {
   db?: string;
   build?: boolean;
   config?: string;
+  /** false with --no-worker: serve the inspector only; `backtrack worker` processes run the jobs. */
+  worker: boolean;
 }
 
 /** The folder holding package.json and .next (the app is served from there). */
@@ -50,6 +52,7 @@ export function registerStart(program: Command): void {
     .option("--host <host>", "address to listen on (127.0.0.1: this machine only); requests must name it, a loopback name or one in BACKTRACK_ALLOWED_HOSTS", "127.0.0.1")
     .option("--db <url>", "postgres://… or pglite:PATH (default: DATABASE_URL, then .backtrack/)")
     .option("--build", "build again even if a build exists")
+    .option("--no-worker", "serve the inspector only: jobs it queues (replays, resumes, recovery) wait for a `backtrack worker` on the same database")
     .option(
       "--config <path>",
       "backtrack.config.ts with your models and agents, for replays and recovery from the inspector (default: BACKTRACK_CONFIG, then backtrack.config.* here)",
@@ -64,14 +67,21 @@ export function registerStart(program: Command): void {
       const config = findConfig(options.config);
       // BACKTRACK_BOUND_HOST: the server answers requests naming this host (and loopback, and
       // BACKTRACK_ALLOWED_HOSTS); any other Host header is refused (app/_server/hosts.ts).
-      const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, BACKTRACK_BOUND_HOST: options.host, ...(config ? { BACKTRACK_CONFIG: config } : {}) };
+      const env = {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_URL: databaseUrl,
+        BACKTRACK_BOUND_HOST: options.host,
+        ...(config ? { BACKTRACK_CONFIG: config } : {}),
+        ...(options.worker ? {} : { BACKTRACK_NO_WORKER: "1" }),
+      };
       if (options.build || !existsSync(join(root, ".next", "BUILD_ID"))) {
         printLine("building the inspector (first start only, about a minute)…");
         const code = await run(process.execPath, [nextBin, "build"], root, env);
         if (code !== 0) throw new CliError(`the build failed (exit ${code})`, 1);
       }
       printLine(
-        `Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""})`,
+        `Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""}${options.worker ? "" : "; no worker"})`,
       );
       const code = await run(process.execPath, [nextBin, "start", "-H", options.host, "-p", options.port], root, env);
       process.exitCode = code;

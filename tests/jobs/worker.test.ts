@@ -1,0 +1,66 @@
+/**
+ * The worker's loops on PGlite and the server: it wakes a sleeping run at its time, takes over a
+ * run whose holder died once its lease expires, drives an idle run nobody holds, leaves a run an
+ * unfinished job names to that job, logs one line per action, and stops with its leases released.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Registry } from "@/lib/agent/registry";
+import { Worker } from "@/lib/jobs/worker";
+import { crashAt, SimulatedCrashError } from "@/lib/journal/faults";
+import { RUN_COMPLETE } from "@/lib/journal/names";
+import { PostgresWaker } from "@/lib/store/postgres-waker";
+import type { PostgresStore } from "@/lib/store/postgres-store";
+import { STORE_KINDS } from "../helpers/databases";
+import { crashyAgent, sqlSink, type Sink } from "../recovery/fixtures";
+
+const SQL_KINDS = STORE_KINDS.filter((kind) => kind.name !== "memory");
+
+describe.each(SQL_KINDS)("worker: $name", (kind) => {
+  let store: PostgresStore;
+  let sink: Sink;
+  beforeAll(async () => {
+    store = (await kind.open()) as PostgresStore;
+    sink = await sqlSink(store.client);
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  /** Starts a run that crashes before its `at`-th write, as a killed process leaves it. */
+  async function crashed(runId: string, at: number): Promise<void> {
+    store.restart();
+    store.faults = crashAt(at);
+    await expect(crashyAgent(store, sink).run(runId, "Charge customer ada 42 dollars, wait 0 ms.")).rejects.toBeInstanceOf(SimulatedCrashError);
+    store.faults = undefined;
+    store.restart();
+  }
+
+  it("wakes, takes over and drives unfinished runs, leaving a job's run to the job", async () => {
+    const waker = new PostgresWaker(store);
+    await expect(crashyAgent(store, sink).run("sleeper", "Charge customer ada 42 dollars, wait 400 ms.", { waker })).rejects.toMatchObject({ code: "paused" });
+    await crashed("abandoned", 4);
+    expect(await store.acquireLease("abandoned", "dead-worker/1", 500)).toBe(true);
+    await crashed("idle", 3);
+    await crashed("job-owned", 3);
+    await store.client.query("INSERT INTO jobs (job_id, kind, status, input, run_id) VALUES ('job-hold', 'hold', 'queued', '{}', 'job-owned')");
+
+    const lines: string[] = [];
+    const registry = new Registry().registerAgent({ name: "crashy", create: (journal) => crashyAgent(journal, sink) });
+    const worker = new Worker({ store, registry, leaseTtlMs: 600, heartbeatMs: 100, idleAfterMs: 0, wakeEveryMs: 100, sweepEveryMs: 200, log: (line) => lines.push(line) });
+    try {
+      const complete = async (runId: string) => (await store.record(runId, RUN_COMPLETE)) !== undefined;
+      await expect.poll(async () => (await complete("sleeper")) && (await complete("abandoned")) && (await complete("idle")), { timeout: 20_000 }).toBe(true);
+      expect(lines).toEqual(expect.arrayContaining(["woke run sleeper complete", "took over run abandoned complete", "drove run idle complete"]));
+      // Its drives were leased under its own name.
+      const [worked] = await store.client.query<{ n: string }>("SELECT count(*) AS n FROM workers WHERE worker_id = $1 AND role = 'worker'", [worker.id]);
+      expect(Number(worked?.n)).toBe(1);
+      await new Promise((done) => setTimeout(done, 500));
+      expect(await complete("job-owned")).toBe(false);
+      for (const runId of ["sleeper", "abandoned", "idle"]) expect(await sink.charges(runId), runId).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    expect(await store.client.query("SELECT run_id FROM leases WHERE holder LIKE $1", [`${worker.id}/%`])).toEqual([]);
+    expect(await store.client.query("SELECT worker_id FROM workers WHERE worker_id = $1", [worker.id])).toEqual([]);
+  });
+});
