@@ -23,7 +23,7 @@ describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("suite batch
     runner = new JobRunner(store.client, { handlers: jobHandlers(store, registry) });
   }, 120_000);
   afterAll(async () => {
-    runner.stop();
+    await runner.stop();
     await store.close();
   });
 
