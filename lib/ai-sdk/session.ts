@@ -174,11 +174,11 @@ export class AiSdkRun {
     await this.load();
     const found = this.find(toolCallId);
     if (found) return found;
-    if (this.pending.size > 0) {
-      await Promise.allSettled([...this.pending]);
-      const again = this.find(toolCallId);
-      if (again) return again;
-    }
+    if (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    // Journaled since this session read the run (the model wrapped over another store object, say).
+    await this.load(true);
+    const again = this.find(toolCallId);
+    if (again) return again;
     throw new BadInputError(
       `journalTools: tool call "${toolCallId}" is in no journaled model call of run "${this.runId}": wrap the model with backtrackMiddleware on the same store and runId`,
     );

@@ -133,6 +133,26 @@ describe.each(STORE_KINDS)("AI SDK runs survive crashes and wait for people: $na
     ]);
   });
 
+  it("a call the tool's approval rule lets through runs without an approval record", async () => {
+    const tools = {
+      refund: tool({
+        description: "Refund",
+        inputSchema: z.object({ amount: z.number() }),
+        needsApproval: async ({ amount }) => amount > 100,
+        execute: async ({ amount }) => ({ refunded: amount }),
+      }),
+    };
+    const model = scripted([{ call: { id: "r-3", name: "refund", input: { amount: 5 } } }, { text: "Refunded 5." }]);
+    const result = await generateText({
+      model: journaled(model, { store, runId: "refund-3", agent: "refunds" }),
+      prompt: "Refund",
+      tools: journalTools(tools, { store, runId: "refund-3" }),
+      stopWhen: stepCountIs(5),
+    });
+    expect(result.text).toBe("Refunded 5.");
+    expect((await store.history("refund-3")).map((record) => record.name)).toEqual(REFERENCE);
+  });
+
   it("a denial is what the model sees; the tool never runs", async () => {
     const refunds: number[] = [];
     const tools = {
