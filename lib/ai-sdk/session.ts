@@ -66,7 +66,8 @@ export class AiSdkRun {
   private replayCursor = 0;
   /** Streams still being assembled: a tool call of theirs is placed once they are journaled. */
   readonly pending = new Set<Promise<void>>();
-  halted: PauseSignal | undefined;
+  /** A halt (or, replaying, a tool call without a recorded result) that the next model call raises. */
+  halted: PauseSignal | NoRecordedOutputError | undefined;
 
   constructor(
     readonly store: Journal,

@@ -101,7 +101,12 @@ async function executeJournaled(tool: Wrapped, input: unknown, sdk: ToolExecutio
   const located = await run.locate(sdk.toolCallId);
   const recorded = run.get(resultName(located.name));
   if (recorded) return served(recorded.payload as ToolResultPayload);
-  if (run.mode === "replay") throw new NoRecordedOutputError(tool.runId, 0);
+  if (run.mode === "replay") {
+    // The AI SDK would hand this to the model as a tool error: the next model call raises it instead.
+    const error = new NoRecordedOutputError(tool.runId, 0, undefined, located.name);
+    run.halted = error;
+    throw error;
+  }
   const finish = (outcome: Omit<Outcome, "located" | "args">) => finishCall(run, { ...outcome, located, args: input });
   if (tool.approval !== undefined) {
     const decided = await decision(run, located.name);

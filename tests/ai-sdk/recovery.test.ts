@@ -75,6 +75,14 @@ describe.each(STORE_KINDS)("AI SDK runs survive crashes and wait for people: $na
           expect(again).toMatchObject({ code: "paused", reason: "halt", toolName: "weather" });
           expect(await store.run(runId)).toMatchObject({ status: "paused", pause: { reason: "halt", name: "turn:0:call:0:attempt", toolName: "weather" } });
           expect(await boardEntry(store, runId)).toMatchObject({ kind: "halt", action: "resolve" });
+          // Replaying the halted run stops at the call whose result was never recorded.
+          const replayed = generateText({
+            model: journaled(scripted(WEATHER_LOOP), { store, runId, agent: "weather-app", mode: "replay" }),
+            prompt: PROMPT,
+            tools: journalTools(tools, { store, runId }),
+            stopWhen: stepCountIs(5),
+          });
+          await expect(replayed).rejects.toMatchObject({ code: "no_recorded_output", unrecordedCall: "turn:0:call:0" });
           // A person found out downstream that it ran: the app goes on with that result, without running the tool.
           await resolveHalt(store, runId, { outcome: "succeeded", result: { city: "Lisbon", sky: "sunny", celsius: 24 }, by: "ops" });
           const resolved = await weatherRun(store, runId, tools);
