@@ -17,12 +17,16 @@ export class NoRecordedOutputError extends BacktrackError {
     readonly recordedTurns: number,
     /** The 0-based model call whose request differs from the recorded one (an AI SDK replay); absent when the calls ran out. */
     readonly differingCall?: number,
+    /** A tool call (turn:<t>:call:<i>) the replay reached whose result was never recorded (an AI SDK replay). */
+    readonly unrecordedCall?: string,
   ) {
     super(
       "no_recorded_output",
-      differingCall === undefined
-        ? `the replay of "${runId}" asked for model turn ${recordedTurns + 1}, but only ${recordedTurns} were recorded: the replayed run diverged`
-        : `the replay of "${runId}" differs at model call ${differingCall + 1}: its messages are not the recorded call's, so no recorded output fits`,
+      unrecordedCall !== undefined
+        ? `the replay of "${runId}" reached tool call ${unrecordedCall}, whose result was not recorded: the recorded run stopped there`
+        : differingCall === undefined
+          ? `the replay of "${runId}" asked for model turn ${recordedTurns + 1}, but only ${recordedTurns} were recorded: the replayed run diverged`
+          : `the replay of "${runId}" differs at model call ${differingCall + 1}: its messages are not the recorded call's, so no recorded output fits`,
     );
   }
 }

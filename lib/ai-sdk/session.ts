@@ -66,7 +66,8 @@ export class AiSdkRun {
   private replayCursor = 0;
   /** Streams still being assembled: a tool call of theirs is placed once they are journaled. */
   readonly pending = new Set<Promise<void>>();
-  halted: PauseSignal | undefined;
+  /** A halt (or, replaying, a tool call without a recorded result) that the next model call raises. */
+  halted: PauseSignal | NoRecordedOutputError | undefined;
 
   constructor(
     readonly store: Journal,
@@ -174,11 +175,11 @@ export class AiSdkRun {
     await this.load();
     const found = this.find(toolCallId);
     if (found) return found;
-    if (this.pending.size > 0) {
-      await Promise.allSettled([...this.pending]);
-      const again = this.find(toolCallId);
-      if (again) return again;
-    }
+    if (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    // Journaled since this session read the run (the model wrapped over another store object, say).
+    await this.load(true);
+    const again = this.find(toolCallId);
+    if (again) return again;
     throw new BadInputError(
       `journalTools: tool call "${toolCallId}" is in no journaled model call of run "${this.runId}": wrap the model with backtrackMiddleware on the same store and runId`,
     );

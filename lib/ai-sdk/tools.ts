@@ -74,13 +74,19 @@ function approvalGate(options: JournalToolsOptions, toolName: string, needsAppro
     const run = currentRun(options.store, options.runId);
     const { name } = await run.locate(sdk.toolCallId);
     if (run.get(resultName(name)) || (await decision(run, name))) return false;
-    const needed = typeof needsApproval === "function" ? await needsApproval(input as never, sdk) : needsApproval;
-    if (needed && run.mode === "record") {
+    const asks = typeof needsApproval === "function" ? await needsApproval(input as never, sdk) : needsApproval;
+    if (asks && run.mode === "record") {
       const pause = new PendingApproval(options.runId, approvalName(name), toolName, input, sdk.toolCallId);
       await options.store.setStatus(options.runId, { status: "paused", pause: pause.state() });
     }
-    return needed;
+    return asks;
   };
+}
+
+/** Whether the tool's own rule asks for approval of this call. */
+async function needed(rule: NeedsApproval, input: unknown, sdk: ToolExecutionOptions): Promise<boolean> {
+  if (typeof rule === "boolean") return rule;
+  return rule(input as never, { toolCallId: sdk.toolCallId, messages: sdk.messages, experimental_context: sdk.experimental_context });
 }
 
 /** The approval record of a call, read from the store: a person may have written it since the session loaded. */
@@ -95,14 +101,20 @@ async function executeJournaled(tool: Wrapped, input: unknown, sdk: ToolExecutio
   const located = await run.locate(sdk.toolCallId);
   const recorded = run.get(resultName(located.name));
   if (recorded) return served(recorded.payload as ToolResultPayload);
-  if (run.mode === "replay") throw new NoRecordedOutputError(tool.runId, 0);
+  if (run.mode === "replay") {
+    // The AI SDK would hand this to the model as a tool error: the next model call raises it instead.
+    const error = new NoRecordedOutputError(tool.runId, 0, undefined, located.name);
+    run.halted = error;
+    throw error;
+  }
   const finish = (outcome: Omit<Outcome, "located" | "args">) => finishCall(run, { ...outcome, located, args: input });
   if (tool.approval !== undefined) {
     const decided = await decision(run, located.name);
     if (decided && !decided.approved) return served(await finish({ result: { error: `denied by ${decided.by}${decided.reason ? `: ${decided.reason}` : ""}` }, isError: true }));
     // Approved through the AI SDK's own flow (a tool-approval-response): the journal says so too.
-    if (!decided)
+    if (!decided && (await needed(tool.approval, input, sdk))) {
       await run.append(approvalName(located.name), "approval", { toolCallId: sdk.toolCallId, toolName: tool.toolName, approved: true, by: "ai-sdk", at: new Date().toISOString() });
+    }
   }
   const idempotencyKey = stableHash({ runId: tool.runId, call: located.name, tool: tool.toolName, args: input });
   const early = await claimAttempt(run, tool, located, input, idempotencyKey);

@@ -75,6 +75,14 @@ describe.each(STORE_KINDS)("AI SDK runs survive crashes and wait for people: $na
           expect(again).toMatchObject({ code: "paused", reason: "halt", toolName: "weather" });
           expect(await store.run(runId)).toMatchObject({ status: "paused", pause: { reason: "halt", name: "turn:0:call:0:attempt", toolName: "weather" } });
           expect(await boardEntry(store, runId)).toMatchObject({ kind: "halt", action: "resolve" });
+          // Replaying the halted run stops at the call whose result was never recorded.
+          const replayed = generateText({
+            model: journaled(scripted(WEATHER_LOOP), { store, runId, agent: "weather-app", mode: "replay" }),
+            prompt: PROMPT,
+            tools: journalTools(tools, { store, runId }),
+            stopWhen: stepCountIs(5),
+          });
+          await expect(replayed).rejects.toMatchObject({ code: "no_recorded_output", unrecordedCall: "turn:0:call:0" });
           // A person found out downstream that it ran: the app goes on with that result, without running the tool.
           await resolveHalt(store, runId, { outcome: "succeeded", result: { city: "Lisbon", sky: "sunny", celsius: 24 }, by: "ops" });
           const resolved = await weatherRun(store, runId, tools);
@@ -131,6 +139,26 @@ describe.each(STORE_KINDS)("AI SDK runs survive crashes and wait for people: $na
       "turn:1",
       "run:complete",
     ]);
+  });
+
+  it("a call the tool's approval rule lets through runs without an approval record", async () => {
+    const tools = {
+      refund: tool({
+        description: "Refund",
+        inputSchema: z.object({ amount: z.number() }),
+        needsApproval: async ({ amount }) => amount > 100,
+        execute: async ({ amount }) => ({ refunded: amount }),
+      }),
+    };
+    const model = scripted([{ call: { id: "r-3", name: "refund", input: { amount: 5 } } }, { text: "Refunded 5." }]);
+    const result = await generateText({
+      model: journaled(model, { store, runId: "refund-3", agent: "refunds" }),
+      prompt: "Refund",
+      tools: journalTools(tools, { store, runId: "refund-3" }),
+      stopWhen: stepCountIs(5),
+    });
+    expect(result.text).toBe("Refunded 5.");
+    expect((await store.history("refund-3")).map((record) => record.name)).toEqual(REFERENCE);
   });
 
   it("a denial is what the model sees; the tool never runs", async () => {
