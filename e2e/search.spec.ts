@@ -21,7 +21,7 @@ test("long-audit: search acct-279, jump between its hits, all from a link that r
   await expect(detail(page)).toHaveAttribute("data-seq", "699");
   await searchBox(page).press("Enter");
   await expect(detail(page)).toHaveAttribute("data-seq", "700");
-  await expect(detail(page).getByRole("heading", { name: "Tool call: checkAccount" })).toBeVisible();
+  await expect(detail(page).getByRole("heading", { name: /^Tool result: checkAccount/ })).toBeVisible();
   await expect(page.getByRole("slider", { name: "Timeline" })).toHaveValue("700");
   await searchBox(page).press("Shift+Enter");
   await expect(detail(page)).toHaveAttribute("data-seq", "699");
@@ -37,7 +37,7 @@ test("long-audit: search acct-279, jump between its hits, all from a link that r
   await expect(searchBox(fresh)).toHaveValue("acct-279");
   await expect(count(fresh)).toHaveText("hit 1 of 3 hits");
   await expect(detail(fresh)).toHaveAttribute("data-seq", "696");
-  await fresh.getByRole("group", { name: "Hits" }).getByText("Hits").click();
+  await fresh.getByText("Show the hits", { exact: true }).click();
   await fresh.getByRole("list", { name: "Hits" }).getByRole("button").nth(2).click();
   await expect(detail(fresh)).toHaveAttribute("data-seq", "700");
   await fresh.context().close();
@@ -54,7 +54,7 @@ test("a regular expression, a refused pattern, and the records list narrowed to 
 
   const show = page.getByRole("combobox", { name: "Show" });
   await show.selectOption("kind:tool_result");
-  await expect(page).toHaveURL(/[?&]show=kind%3Atool_result(&|$)/);
+  await expect(page).toHaveURL(/[?&]show=kind(%3A|:)tool_result(&|$)/);
   await expect(page.getByRole("heading", { name: "Records (600 of 1,503)" })).toBeVisible();
   await show.selectOption("errors");
   await expect(page.getByRole("heading", { name: /^Records \(0 of / })).toBeVisible();
