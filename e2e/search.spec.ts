@@ -4,7 +4,8 @@ const detail = (page: Page) => page.getByTestId("detail");
 const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search this run" });
 const count = (page: Page) => page.getByRole("search").getByRole("status");
 
-test("long-audit: search acct-279, jump between its hits, all from a link that reproduces the view", async ({ page, browser }) => {
+test("long-audit: search acct-279, jump between its hits, all from a link that reproduces the view", async ({ page, browser, baseURL }) => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   await page.goto("/runs/long-audit");
   await searchBox(page).fill("acct-279");
   await searchBox(page).press("Enter");
@@ -31,9 +32,12 @@ test("long-audit: search acct-279, jump between its hits, all from a link that r
   await expect(page.getByTestId("records-list").getByRole("button", { name: /^696 model .* match$/ })).toHaveAttribute("data-hit", "true");
   await expect(page).toHaveURL(/[?&]at=696(&|$)/);
 
-  // The link reproduces the view: the search, its count, the cursor.
+  // "Copy link" gives a link that reproduces the view: the search, its count, the cursor.
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toBe(`${baseURL}/runs/long-audit?at=696&q=acct-279`);
   const fresh = await (await browser.newContext()).newPage();
-  await fresh.goto(page.url());
+  await fresh.goto(link);
   await expect(searchBox(fresh)).toHaveValue("acct-279");
   await expect(count(fresh)).toHaveText("hit 1 of 3 hits");
   await expect(detail(fresh)).toHaveAttribute("data-seq", "696");
