@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { cli } from "./cli";
+import { readFileSync } from "node:fs";
 
 const chart = (page: Page) => page.getByTestId("flowchart");
 const detail = (page: Page) => page.getByTestId("detail");
@@ -14,11 +14,12 @@ async function nodeLabels(page: Page): Promise<string[]> {
 test("long-audit opens aggregated: its loop as a cycle, the cursor's node, a node's occurrences, and a link that reproduces it", async ({ page, browser }) => {
   await page.goto("/runs/long-audit?at=700");
   await expect(chart(page)).toHaveAttribute("data-view", "aggregated");
-  await expect(chart(page).locator("svg")).toBeVisible();
+  await expect(chart(page).locator("g.node")).toHaveCount(5);
   expect(await nodeLabels(page)).toEqual(["user", "LLM ×301", "tool: checkAccount ×600", "step: run:complete ×1", "done"]);
   // The loop: edges counted, the tool calling itself again (two calls a turn) and going back to the model.
-  const edges = await chart(page).locator(".edgeLabel").allTextContents();
-  expect(edges.filter((label) => label === "×300")).toHaveLength(3);
+  await expect(chart(page).locator(".edgeLabel", { hasText: "×300" }).first()).toBeVisible();
+  const source = await (await page.request.get("/api/runs/long-audit/mermaid?aggregate=1")).text();
+  expect(source).toContain("a0 -->|×300| a1\n  a1 -->|×300| a1\n  a1 -->|×300| a0");
   await expect(page.getByRole("button", { name: "Aggregated" })).toHaveAttribute("aria-pressed", "true");
 
   // The cursor highlights the node of step N, as it moves.
@@ -61,6 +62,7 @@ test("a small run opens expanded; aggregated, it counts its steps and keeps host
   await expect(chart(page)).toHaveAttribute("data-view", "expanded");
   await page.getByRole("button", { name: "Aggregated" }).click();
   await expect(chart(page)).toHaveAttribute("data-view", "aggregated");
+  await expect(chart(page).locator("g.node")).toHaveCount(5);
   expect(await nodeLabels(page)).toEqual(["user", "LLM ×2", "tool: chargeCard ×1", "step: run:complete ×1", "done"]);
 
   await page.goto("/runs/trip-42?view=aggregated");
@@ -75,8 +77,13 @@ test("a small run opens expanded; aggregated, it counts its steps and keeps host
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  if ((await request.get("/api/runs/hostile-1")).status() !== 200) await cli(["import", "e2e/fixtures/hostile.jsonl"]);
-  await page.goto("/runs/hostile-1?view=aggregated");
+  // The expanded chart's hostile run, under its own id (inspector.spec.ts imports the original).
+  if ((await request.get("/api/runs/hostile-aggregated")).status() !== 200) {
+    const body = readFileSync("e2e/fixtures/hostile.jsonl", "utf8").replaceAll('"runId": "hostile-1"', '"runId": "hostile-aggregated"');
+    const imported = await request.post("/api/import", { data: body, headers: { "content-type": "application/x-ndjson" } });
+    expect(imported.status(), await imported.text()).toBe(201);
+  }
+  await page.goto("/runs/hostile-aggregated?view=aggregated");
   await expect(chart(page).locator("svg")).toBeVisible();
   await expect(chart(page).locator("g.node", { hasText: 'tool: <img src=x onerror=alert(1)>"]) --> n9["pwn"]' }).first()).toBeVisible();
   await expect(chart(page).locator("g.node", { hasText: "unknown: telemetry ×1" })).toBeVisible();

@@ -4,7 +4,8 @@ const detail = (page: Page) => page.getByTestId("detail");
 const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search this run" });
 const count = (page: Page) => page.getByRole("search").getByRole("status");
 
-test("long-audit: search acct-279, jump between its hits, all from a link that reproduces the view", async ({ page, browser }) => {
+test("long-audit: search acct-279, jump between its hits, all from a link that reproduces the view", async ({ page, browser, baseURL }) => {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   await page.goto("/runs/long-audit");
   await searchBox(page).fill("acct-279");
   await searchBox(page).press("Enter");
@@ -21,7 +22,7 @@ test("long-audit: search acct-279, jump between its hits, all from a link that r
   await expect(detail(page)).toHaveAttribute("data-seq", "699");
   await searchBox(page).press("Enter");
   await expect(detail(page)).toHaveAttribute("data-seq", "700");
-  await expect(detail(page).getByRole("heading", { name: "Tool call: checkAccount" })).toBeVisible();
+  await expect(detail(page).getByRole("heading", { name: /^Tool result: checkAccount/ })).toBeVisible();
   await expect(page.getByRole("slider", { name: "Timeline" })).toHaveValue("700");
   await searchBox(page).press("Shift+Enter");
   await expect(detail(page)).toHaveAttribute("data-seq", "699");
@@ -31,13 +32,16 @@ test("long-audit: search acct-279, jump between its hits, all from a link that r
   await expect(page.getByTestId("records-list").getByRole("button", { name: /^696 model .* match$/ })).toHaveAttribute("data-hit", "true");
   await expect(page).toHaveURL(/[?&]at=696(&|$)/);
 
-  // The link reproduces the view: the search, its count, the cursor.
+  // "Copy link" gives a link that reproduces the view: the search, its count, the cursor.
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toBe(`${baseURL}/runs/long-audit?at=696&q=acct-279`);
   const fresh = await (await browser.newContext()).newPage();
-  await fresh.goto(page.url());
+  await fresh.goto(link);
   await expect(searchBox(fresh)).toHaveValue("acct-279");
   await expect(count(fresh)).toHaveText("hit 1 of 3 hits");
   await expect(detail(fresh)).toHaveAttribute("data-seq", "696");
-  await fresh.getByRole("group", { name: "Hits" }).getByText("Hits").click();
+  await fresh.getByText("Show the hits", { exact: true }).click();
   await fresh.getByRole("list", { name: "Hits" }).getByRole("button").nth(2).click();
   await expect(detail(fresh)).toHaveAttribute("data-seq", "700");
   await fresh.context().close();
@@ -54,7 +58,7 @@ test("a regular expression, a refused pattern, and the records list narrowed to 
 
   const show = page.getByRole("combobox", { name: "Show" });
   await show.selectOption("kind:tool_result");
-  await expect(page).toHaveURL(/[?&]show=kind%3Atool_result(&|$)/);
+  await expect(page).toHaveURL(/[?&]show=kind(%3A|:)tool_result(&|$)/);
   await expect(page.getByRole("heading", { name: "Records (600 of 1,503)" })).toBeVisible();
   await show.selectOption("errors");
   await expect(page.getByRole("heading", { name: /^Records \(0 of / })).toBeVisible();

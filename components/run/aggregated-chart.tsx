@@ -35,6 +35,8 @@ export interface AggregatedChartProps {
   at: number;
   onStep: (seq: number) => void;
   switcher?: ReactNode;
+  /** Called after each draw (the page then loads what waited for the chart). */
+  onDrawn?: () => void;
 }
 
 /** The key of the last drawn step at or before `at` (aggregate.ts's mapping), or undefined before the first. */
@@ -88,7 +90,7 @@ function useDrawnShape(container: RefObject<HTMLDivElement | null>, source: stri
   return { drawn, failure };
 }
 
-export function AggregatedChart({ runId, lastSeq, end, entries, currentKey, at, onStep, switcher }: AggregatedChartProps) {
+export function AggregatedChart({ runId, lastSeq, end, entries, currentKey, at, onStep, switcher, onDrawn }: AggregatedChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const headingId = useId();
   const theme = useChartTheme();
@@ -101,6 +103,10 @@ export function AggregatedChart({ runId, lastSeq, end, entries, currentKey, at, 
   const graph = query.data;
   const source = useMemo(() => (graph ? aggregateSource(graph, { classes: true, end: END_LABEL[end] }) : null), [graph, end]);
   const { drawn, failure } = useDrawnShape(container, source, theme);
+  const drawnOrFailed = drawn !== null || failure !== null || query.error !== null;
+  useEffect(() => {
+    if (drawnOrFailed) onDrawn?.();
+  }, [drawnOrFailed, onDrawn]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const currentId = graph && currentKey !== undefined ? aggregateNodeId(graph, currentKey) : "start";
 

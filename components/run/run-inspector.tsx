@@ -13,6 +13,7 @@ import { debounce, useQueryState } from "nuqs";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { aggregateStep } from "@/lib/inspect/aggregate";
 import { WINDOW_DEFAULTS } from "@/lib/inspect/chart";
+import { outlineEntry } from "@/lib/inspect/outline";
 import { clampStep, summaryAt, type StepSummary } from "@/lib/inspect/timeline";
 import { chartEnd, formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
 import type { JournalRecord, RunSummary } from "@/lib/journal/types";
@@ -156,7 +157,10 @@ function ViewSwitch({ view, onView }: { view: "expanded" | "aggregated"; onView:
 export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps) {
   const runId = initial.run.runId;
   const router = useRouter();
-  const data = useRunData(runId, initial);
+  const { view, setView } = useChartView(initial);
+  // A big run opened aggregated draws its shape before its outline is asked for.
+  const [shapeDrawn, setShapeDrawn] = useState(false);
+  const data = useRunData(runId, initial, view !== "aggregated" || shapeDrawn || initial.entries !== null);
   const run = data.run ?? initial.run;
   const timeline = data.timeline;
   const lastSeq = Math.max(run.lastSeq, (timeline?.entries.length ?? 0) - 1);
@@ -192,9 +196,9 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
   const search = useRunSearch(runId, q, lastSeq);
   const hitSeqs = search.data?.pages[0]?.seqs;
   const hits = useMemo(() => (hitSeqs ? new Set(hitSeqs) : undefined), [hitSeqs]);
-  const { view, setView } = useChartView(initial);
   const switcher = <ViewSwitch view={view} onView={(next) => void setView(next)} />;
-  const currentKey = timeline ? stepKeyAt(timeline.entries, at) : entry ? aggregateStep(entry)?.key : undefined;
+  // Before the outline is loaded, the record at the cursor says which step it is (when it is drawn).
+  const currentKey = timeline ? stepKeyAt(timeline.entries, at) : record ? aggregateStep(outlineEntry(record))?.key : undefined;
 
   return (
     <SecretKeysProvider patterns={secretKeys}>
@@ -235,6 +239,7 @@ export function RunInspector({ initial, secretKeys, replay }: RunInspectorProps)
                   at={at}
                   onStep={onAt}
                   switcher={switcher}
+                  onDrawn={() => setShapeDrawn(true)}
                 />
               ) : timeline ? (
                 <Flowchart

@@ -117,7 +117,7 @@ export function RunSearch({ q, onQ, search, at, onAt }: RunSearchProps) {
       {search.error ? <p className="error-box">{search.error.message}</p> : null}
       {first && hits.length > 0 ? (
         <details className="search-hits">
-          <summary>Hits</summary>
+          <summary>Show the hits</summary>
           <ol id={hitsId} aria-label="Hits">
             {hits.map((hit) => (
               <li key={hit.seq}>

@@ -44,7 +44,11 @@ export function prefetchPage(client: QueryClient, runId: string, page: number, l
   void client.prefetchQuery({ queryKey: recordsKey(runId, page, expected), queryFn: () => fetchPage(runId, page), staleTime: Infinity });
 }
 
-export function useRunData(runId: string, initial: RunInitial) {
+/**
+ * `loadTimeline`: false holds the outline back (the aggregated chart of a big run is drawn first:
+ * the outline's pages would queue ahead of it on the server and in the browser).
+ */
+export function useRunData(runId: string, initial: RunInitial, loadTimeline = true) {
   const client = useQueryClient();
   // Seed the cache with what the server rendered, once, before any child reads it.
   useState(() => {
@@ -77,6 +81,7 @@ export function useRunData(runId: string, initial: RunInitial) {
       return current ? extendTimeline(current, body.entries) : timelineOf(body.entries);
     },
     initialData: initial.entries ? () => timelineOf(initial.entries!) : undefined,
+    enabled: loadTimeline,
     staleTime: Infinity,
     structuralSharing: false,
     refetchInterval: connected ? false : POLL_MS,

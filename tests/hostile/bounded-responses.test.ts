@@ -130,6 +130,38 @@ describe("bounded responses", () => {
     expect(page.entries).toHaveLength(1 + 2 * TURNS);
     expect(page.nextFrom).toBeNull();
   });
+
+  it("search and the run's shape: fit, pages of hits reach every hit, bad queries are 400s", async () => {
+    const { GET } = await import("@/app/api/runs/[id]/search/route");
+    const hits: number[] = [];
+    let cursor: number | null = null;
+    for (let round = 0; round < 100; round += 1) {
+      const path: string = `/api/runs/big-a/search?q=%2Fa%2F&limit=7${cursor === null ? "" : `&cursor=${cursor}`}`;
+      const page: { total: number; seqs: number[]; hits: Array<{ seq: number; excerpt: string }>; nextCursor: number | null } = await body(
+        await GET(get(path), params({ id: "big-a" })),
+        path,
+      );
+      expect(page.total).toBe(1 + 2 * TURNS);
+      expect(page.seqs).toHaveLength(1 + 2 * TURNS);
+      for (const hit of page.hits) expect(hit.excerpt.length).toBeLessThan(200);
+      hits.push(...page.hits.map((hit) => hit.seq));
+      cursor = page.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(hits).toEqual(Array.from({ length: 1 + 2 * TURNS }, (_, seq) => seq));
+    expect((await GET(get("/api/runs/big-a/search?q=%2F(a%2B)%2B%2F"), params({ id: "big-a" }))).status).toBe(400);
+    expect((await GET(get("/api/runs/big-a/search?q="), params({ id: "big-a" }))).status).toBe(400);
+    expect((await GET(get("/api/runs/nope/search?q=a"), params({ id: "nope" }))).status).toBe(404);
+    const shape = await import("@/app/api/runs/[id]/aggregate/route");
+    const answer: { graph: { nodes: Array<{ label: string; count: number }> } } = await body(
+      await shape.GET(get("/api/runs/big-a/aggregate"), params({ id: "big-a" })),
+      "aggregate",
+    );
+    expect(answer.graph.nodes.map((node) => [node.label, node.count])).toEqual([
+      ["LLM", TURNS],
+      ["tool: work", TURNS],
+    ]);
+  });
 });
 
 describe("a diff computed in slices", () => {
