@@ -52,7 +52,7 @@ function brief(payload: unknown): string {
 }
 
 export function registerShow(program: Command): void {
-  common(program.command("show <run>").description("a run's summary and records")).action(async (runId: string, options: CommonOptions) => {
+  common(program.command("show <run>").description("a run's summary, cost (by model, at the kept price table and backtrack.config.ts pricing) and records")).action(async (runId: string, options: CommonOptions) => {
     await withStore(
       options,
       async (store) => {
