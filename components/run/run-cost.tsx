@@ -71,3 +71,14 @@ export function CostSoFar({ runId, lastSeq, usage }: { runId: string; lastSeq: n
     </li>
   );
 }
+
+/** The diff page's costs of its two sides: what run A and run B cost ("—" where unknown). */
+export function SideCosts({ a, b }: { a: string; b: string }) {
+  const costA = useRunCost(a, -1).data;
+  const costB = useRunCost(b, -1).data;
+  return (
+    <li data-testid="diff-costs">
+      cost A <strong aria-label="Cost of A">{costA ? formatUsd(costA.costUsd) : "…"}</strong> · B <strong aria-label="Cost of B">{costB ? formatUsd(costB.costUsd) : "…"}</strong>
+    </li>
+  );
+}

@@ -17,8 +17,9 @@ import { useChildWaterfalls, useWaterfallBars, useWaterfallMeta, WATERFALL_PAGE,
 import { barRange, clampViewport, fitViewport, panViewport, revealSpan, rowAt, rowCount, rowOfBar, zoomViewport, type Expansion, type Viewport } from "./waterfall-view";
 
 const ROW_HEIGHT = 24;
-const LABEL_PX = 240;
-const PAN_STEP_PX = 120;
+const LABEL_PX = 160;
+/** A pan step: a quarter of the track. */
+const PAN_FRACTION = 0.25;
 
 export interface WaterfallProps {
   runId: string;
@@ -186,8 +187,8 @@ export function Waterfall({ runId, at, lastSeq, onAt, onOpenRun }: WaterfallProp
       ["-", () => zoom(0.5)],
       ["0", fit],
     ]);
-    if (event.shiftKey && event.key === "ArrowLeft") handled.set("ArrowLeft", () => pan(-PAN_STEP_PX));
-    if (event.shiftKey && event.key === "ArrowRight") handled.set("ArrowRight", () => pan(PAN_STEP_PX));
+    if (event.shiftKey && event.key === "ArrowLeft") handled.set("ArrowLeft", () => pan(-trackPx * PAN_FRACTION));
+    if (event.shiftKey && event.key === "ArrowRight") handled.set("ArrowRight", () => pan(trackPx * PAN_FRACTION));
     const action = handled.get(event.key);
     if (!action) return;
     event.preventDefault();
@@ -221,10 +222,10 @@ export function Waterfall({ runId, at, lastSeq, onAt, onOpenRun }: WaterfallProp
         <button type="button" onClick={() => zoom(0.5)} disabled={!zoomed}>
           Zoom out
         </button>
-        <button type="button" onClick={() => pan(-PAN_STEP_PX)} disabled={!zoomed}>
+        <button type="button" onClick={() => pan(-trackPx * PAN_FRACTION)} disabled={!zoomed}>
           Pan left
         </button>
-        <button type="button" onClick={() => pan(PAN_STEP_PX)} disabled={!zoomed}>
+        <button type="button" onClick={() => pan(trackPx * PAN_FRACTION)} disabled={!zoomed}>
           Pan right
         </button>
         <button type="button" onClick={fit} disabled={!zoomed}>

@@ -54,24 +54,26 @@ function brief(payload: unknown): string {
 }
 
 export function registerShow(program: Command): void {
-  common(program.command("show <run>").description("a run's summary and records")).action(async (runId: string, options: CommonOptions) => {
-    await withStore(
-      options,
-      async (store) => {
-        const { run, records } = await load(store, runId);
-        const cost = costOfRecords(records, await prices());
-        if (options.json) return printJson({ run, costUsd: cost.costUsd, cost, records });
-        printLine(`${run.runId}  ${run.agent ?? ""}  ${run.pause ? `paused: ${run.pause.message}` : run.status}`);
-        printLine(`${run.recordCount} records, ${run.modelTurns} model turns, ${run.inputTokens}+${run.outputTokens} tokens, started ${run.startedAt}`);
-        const byModel = cost.byModel.map((row) => `${row.model} ${row.price ? formatUsd(row.costUsd) : "no price"}`).join(", ");
-        printLine(`cost ${formatUsd(cost.costUsd)}${byModel ? ` (${byModel})` : ""}, prices ${cost.table.version}`);
-        if (run.error) printLine(`error: ${run.error}`);
-        printLine();
-        printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));
-      },
-      READ_ONLY,
-    );
-  });
+  common(program.command("show <run>").description("a run's summary, cost (by model, at the kept price table and backtrack.config.ts pricing) and records")).action(
+    async (runId: string, options: CommonOptions) => {
+      await withStore(
+        options,
+        async (store) => {
+          const { run, records } = await load(store, runId);
+          const cost = costOfRecords(records, await prices());
+          if (options.json) return printJson({ run, costUsd: cost.costUsd, cost, records });
+          printLine(`${run.runId}  ${run.agent ?? ""}  ${run.pause ? `paused: ${run.pause.message}` : run.status}`);
+          printLine(`${run.recordCount} records, ${run.modelTurns} model turns, ${run.inputTokens}+${run.outputTokens} tokens, started ${run.startedAt}`);
+          const byModel = cost.byModel.map((row) => `${row.model} ${row.price ? formatUsd(row.costUsd) : "no price"}`).join(", ");
+          printLine(`cost ${formatUsd(cost.costUsd)}${byModel ? ` (${byModel})` : ""}, prices ${cost.table.version}`);
+          if (run.error) printLine(`error: ${run.error}`);
+          printLine();
+          printLine(table([["SEQ", "KIND", "NAME", "PAYLOAD"], ...records.map((record) => [String(record.seq), record.kind, record.name, brief(record.payload)])]));
+        },
+        READ_ONLY,
+      );
+    },
+  );
 
   common(
     program
