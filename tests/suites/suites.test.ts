@@ -124,7 +124,10 @@ describe.each(STORE_KINDS)("suites on $name", (kind) => {
       expect(await codeOf(importSuite(target, targetSuites, broken))).toBe("invalid_record");
       expect((await target.runs()).runs).toEqual([]);
       expect(await targetSuites.suites()).toEqual([]);
-      expect(await codeOf(importSuite(target, targetSuites, [lines[0] as string, ...lines.slice(1), "{not json"]))).toBe("invalid_record");
+      await expect(importSuite(target, targetSuites, [...lines, "{not json"])).rejects.toMatchObject({
+        code: "invalid_record",
+        message: expect.stringContaining(`line ${lines.length + 1}`),
+      });
       expect((await target.runs()).runs).toEqual([]);
 
       const imported = await importSuite(target, targetSuites, lines, { rename: "ci" });
