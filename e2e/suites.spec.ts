@@ -9,9 +9,11 @@ import { expect, test, type Page } from "@playwright/test";
 const SUITE = "e2e-smoke";
 
 test.afterAll(async ({ request }) => {
-  const page = (await (await request.get("/api/runs?search=order-123~b&limit=500")).json()) as { runs: Array<{ runId: string }> };
-  for (const run of page.runs) if (/^order-123~b/.test(run.runId)) await request.delete(`/api/runs/${encodeURIComponent(run.runId)}`);
+  // Every replay a batch wrote is `<run>~b<batch id>`; deleting a replay deletes its sub-agent runs.
+  const page = (await (await request.get("/api/runs?search=~b&limit=500")).json()) as { runs: Array<{ runId: string; parentRunId: string | null }> };
+  for (const run of page.runs) if (/~b[0-9a-z]{12,}/.test(run.runId) && run.parentRunId === null) await request.delete(`/api/runs/${encodeURIComponent(run.runId)}`);
   await request.delete(`/api/suites/${SUITE}/pins?runId=order-123`);
+  await request.delete("/api/suites/e2e-bulk/pins?runId=order-404");
 });
 
 async function runSuite(page: Page, model: string): Promise<void> {
@@ -79,4 +81,37 @@ test("the pins API: 201 then 200 for a pin, 404 for an unknown run or pin, 400 f
   expect(gone.status()).toBe(404);
   expect(await gone.json()).toMatchObject({ error: { code: "not_found" } });
   expect((await request.post("/api/suites/e2e-api/batches", { data: { model: "demo/v1" } })).status()).toBe(404);
+});
+
+test("bulk actions on the runs list: pin the ticked run, replay all matching the filter as a batch, export", async ({ page, request }) => {
+  await page.goto("/runs?agent=billing");
+  const bulk = page.getByRole("group", { name: "Bulk actions" });
+  await expect(bulk.getByRole("button", { name: "Pin selected" })).toBeDisabled();
+  await page.getByRole("checkbox", { name: "Select order-404" }).check();
+  await expect(bulk).toContainText("1 selected");
+  await bulk.getByLabel("Suite").fill("e2e-bulk");
+  await bulk.getByRole("button", { name: "Pin selected" }).click();
+  await expect(bulk.getByRole("status")).toHaveText("Pinned 1 run(s) in suite e2e-bulk");
+  const pins = (await (await request.get("/api/suites/e2e-bulk/pins")).json()) as { pins: Array<{ runId: string; pinnedBy: string }> };
+  expect(pins.pins).toEqual([expect.objectContaining({ runId: "order-404", pinnedBy: "inspector" })]);
+
+  const exported = await request.get("/api/bulk/export?run=order-404");
+  expect(exported.headers()["content-type"]).toContain("application/x-ndjson");
+  const lines = (await exported.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { runId: string; seq: number });
+  expect(lines[0]).toMatchObject({ runId: "order-404", seq: 0 });
+  expect(new Set(lines.map((line) => line.runId))).toEqual(new Set(["order-404"]));
+
+  const matching = (await (await request.get("/api/runs?agent=billing&limit=500")).json()) as { runs: Array<{ parentRunId: string | null }> };
+  const roots = matching.runs.filter((run) => run.parentRunId === null).length;
+  await page.getByRole("checkbox", { name: "All matching this filter" }).check();
+  await expect(bulk).toContainText("all runs matching this filter");
+  await bulk.getByLabel("Model").selectOption("recorded");
+  await bulk.getByRole("button", { name: "Replay selected" }).click();
+  await bulk.getByRole("link", { name: "Replays started: follow them" }).click();
+  await page.waitForURL(/\/suites\/bulk\/batches\/b\w+$/);
+  await expect(page.getByRole("status", { name: "Batch summary" })).toContainText(`${roots} passed`, { timeout: 60_000 });
+  await expect(page.getByRole("table", { name: "Pinned runs" }).locator('tr[data-run="order-404"]')).toContainText("pass");
 });

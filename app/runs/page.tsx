@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { accessSettings } from "@/app/_server/access";
 import { previewMetadata } from "@/app/_server/link-preview";
 import { pageFilters } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { redacted } from "@/app/_server/redaction";
+import { replayModels } from "@/app/_server/registry";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RUNS_PAGE } from "@/components/page-sizes";
 import { RunsList } from "@/components/runs/runs-list";
@@ -21,5 +23,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     store.runs({ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, forkOf: filters.forkOf ?? undefined, limit: RUNS_PAGE }),
     agentNames(store.client),
   ]);
-  return <RunsList initial={{ filters, page: redacted(page) }} agents={agents} database={{ kind: store.client.kind, target: store.client.target }} />;
+  // Bulk actions write (pins, replays): absent on a read-only server, which refuses them anyway.
+  const models = accessSettings().readOnly ? null : await replayModels().catch(() => []);
+  return <RunsList initial={{ filters, page: redacted(page) }} agents={agents} database={{ kind: store.client.kind, target: store.client.target }} models={models} />;
 }

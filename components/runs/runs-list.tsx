@@ -7,10 +7,11 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
 import { RUN_STATUSES, type RunPage, type RunStatus, type RunSummary } from "@/lib/journal/types";
 import { runHref } from "../links";
+import { BulkActions, type Selection } from "./bulk-actions";
 import { EmptyState } from "./empty-state";
 import { useRunFilters, useRunPages, type Filters } from "./use-runs";
 
@@ -20,11 +21,31 @@ export interface RunsListProps {
   initial: { filters: Filters; page: RunPage };
   agents: string[];
   database: { kind: string; target: string };
+  /** The registry's models for a bulk replay; null when the server is read-only (no bulk actions). */
+  models: string[] | null;
 }
 
-function Row({ run }: { run: RunSummary }) {
+/** Ticked rows and "all matching this filter"; a change of filter clears both. */
+interface Picking {
+  selection: Selection;
+  toggle: (runId: string) => void;
+  setAll: (allMatching: boolean) => void;
+}
+
+function Row({ run, picking }: { run: RunSummary; picking: Picking | null }) {
   return (
     <>
+      {picking ? (
+        <td>
+          <input
+            type="checkbox"
+            aria-label={`Select ${run.runId}`}
+            checked={picking.selection.allMatching || picking.selection.runIds.includes(run.runId)}
+            disabled={picking.selection.allMatching}
+            onChange={() => picking.toggle(run.runId)}
+          />
+        </td>
+      ) : null}
       <td className="mono">
         <Link href={runHref(run.runId)}>{run.runId}</Link>
       </td>
@@ -94,7 +115,7 @@ function RunFilters({ agents, liveState, state }: { agents: string[]; liveState:
 type RunPages = ReturnType<typeof useRunPages>["runs"];
 
 /** The rows, virtualised: only those in view are in the document; the next page loads near the end. */
-function RunsTable({ rows, runs }: { rows: RunSummary[]; runs: RunPages }) {
+function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages; picking: Picking | null }) {
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
@@ -111,6 +132,7 @@ function RunsTable({ rows, runs }: { rows: RunSummary[]; runs: RunPages }) {
     <div ref={scroller} style={{ maxHeight: "75vh", overflow: "auto" }} data-testid="runs-scroller">
       <table className="runs">
         <colgroup>
+          {picking ? <col style={{ width: "3%" }} /> : null}
           <col style={{ width: "22%" }} />
           <col style={{ width: "10%" }} />
           <col style={{ width: "13%" }} />
@@ -122,6 +144,7 @@ function RunsTable({ rows, runs }: { rows: RunSummary[]; runs: RunPages }) {
         </colgroup>
         <thead>
           <tr>
+            {picking ? <th aria-label="Selected" /> : null}
             <th>Run</th>
             <th>Agent</th>
             <th>Status</th>
@@ -135,17 +158,17 @@ function RunsTable({ rows, runs }: { rows: RunSummary[]; runs: RunPages }) {
         <tbody>
           {before > 0 ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={8} style={{ height: before }} />
+              <td colSpan={picking ? 9 : 8} style={{ height: before }} />
             </tr>
           ) : null}
           {items.map((item) => (
             <tr key={rows[item.index]!.runId} style={{ height: ROW_HEIGHT }}>
-              <Row run={rows[item.index]!} />
+              <Row run={rows[item.index]!} picking={picking} />
             </tr>
           ))}
           {after > 0 ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={8} style={{ height: after }} />
+              <td colSpan={picking ? 9 : 8} style={{ height: after }} />
             </tr>
           ) : null}
         </tbody>
@@ -154,14 +177,33 @@ function RunsTable({ rows, runs }: { rows: RunSummary[]; runs: RunPages }) {
   );
 }
 
-export function RunsList({ initial, agents, database }: RunsListProps) {
+/** The selection, kept per filter: a new filter starts with nothing selected. */
+function usePicking(filters: Filters, enabled: boolean): Picking | null {
+  const key = JSON.stringify(filters);
+  const [state, setState] = useState<{ key: string; selection: Selection }>({ key, selection: { runIds: [], allMatching: false } });
+  const selection = state.key === key ? state.selection : { runIds: [], allMatching: false };
+  const set = (next: Selection) => setState({ key, selection: next });
+  const toggle = (runId: string) => set({ ...selection, runIds: selection.runIds.includes(runId) ? selection.runIds.filter((id) => id !== runId) : [...selection.runIds, runId] });
+  return enabled ? { selection, toggle, setAll: (allMatching) => set({ ...selection, allMatching }) } : null;
+}
+
+export function RunsList({ initial, agents, database, models }: RunsListProps) {
   const filterState = useRunFilters();
   const { runs, rows, liveState } = useRunPages(filterState.filters, initial);
+  const picking = usePicking(filterState.filters, models !== null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = runs;
   return (
     <>
       <h1>Runs</h1>
       <RunFilters agents={agents} liveState={liveState} state={filterState} />
+      {picking && models ? (
+        <div className="toolbar">
+          <label>
+            <input type="checkbox" checked={picking.selection.allMatching} onChange={(event) => picking.setAll(event.target.checked)} /> All matching this filter
+          </label>
+          <BulkActions selection={picking.selection} filters={filterState.filters} models={models} />
+        </div>
+      ) : null}
       {runs.error ? <p className="error-box">The runs could not be loaded: {runs.error.message}</p> : null}
       {rows.length === 0 && !runs.isFetching ? (
         filterState.filtered ? (
@@ -170,7 +212,7 @@ export function RunsList({ initial, agents, database }: RunsListProps) {
           <EmptyState database={database} />
         )
       ) : (
-        <RunsTable rows={rows} runs={runs} />
+        <RunsTable rows={rows} runs={runs} picking={picking} />
       )}
       <div className="list-footer">
         <span className="muted">

@@ -5,11 +5,13 @@
  * share it, so a filter means the same everywhere. Bounded: a bulk action names at most
  * MAX_BULK_RUNS runs, and refuses more rather than acting on a silent prefix.
  */
-import { BadInputError } from "../journal/errors";
+import { BadInputError, RunNotFoundError } from "../journal/errors";
 import type { Journal } from "../journal/ports";
 import { RUN_STATUSES, type RunQuery, type RunStatus } from "../journal/types";
 
 export const MAX_BULK_RUNS = 10_000;
+/** The suite a bulk replay's batch is filed under (it has no pins): /suites/bulk/batches/{id} follows it. */
+export const BULK_SUITE = "bulk";
 const STATUSES: readonly RunStatus[] = RUN_STATUSES;
 const KEYS = ["status", "agent", "search"] as const;
 
@@ -38,5 +40,16 @@ export async function matchingRuns(journal: Journal, query: Pick<RunQuery, "stat
     if (runIds.length > limit) throw new BadInputError(`more than ${limit} runs match the filter: narrow it`);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+  return runIds;
+}
+
+/** The runs a bulk action names: the ids given (each must exist), or every root run matching the filter; exactly one of the two. */
+export async function bulkRunIds(journal: Journal, target: { runIds?: readonly string[]; filter?: string }): Promise<string[]> {
+  if ((target.runIds === undefined) === (target.filter === undefined)) throw new BadInputError("name the runs (runIds) or a filter, one of the two");
+  if (target.filter !== undefined) return matchingRuns(journal, parseRunFilter(target.filter));
+  const runIds = [...new Set(target.runIds)];
+  if (runIds.length === 0) throw new BadInputError("no runs selected");
+  if (runIds.length > MAX_BULK_RUNS) throw new BadInputError(`at most ${MAX_BULK_RUNS} runs at once`);
+  for (const runId of runIds) if (!(await journal.run(runId))) throw new RunNotFoundError(runId);
   return runIds;
 }

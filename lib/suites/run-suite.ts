@@ -33,6 +33,8 @@ export interface BatchRequest {
   /** A registered scorer's name; `same-decisions` by default. */
   scorer?: string;
   batchId?: string;
+  /** Test these runs instead of the suite's pins (a bulk replay from the runs list): each must exist. */
+  runIds?: readonly string[];
 }
 
 export interface DriveOptions {
@@ -77,12 +79,9 @@ export async function createBatch(options: Pick<DriveOptions, "suites" | "regist
     options.registry.model(model);
   }
   const scorer = scorerOf(options.registry, request.scorer);
-  const pins = await options.suites.pins(suite);
-  if (pins.length === 0) throw new EmptySuiteError(suite);
-  return options.suites.createBatch(
-    { batchId: request.batchId ?? newBatchId(), suite, model, stripMemory: request.stripMemory === true, scorer: scorer.name },
-    pins.map((pin) => pin.runId),
-  );
+  const runIds = request.runIds ? [...new Set(request.runIds)] : (await options.suites.pins(suite)).map((pin) => pin.runId);
+  if (runIds.length === 0) throw new EmptySuiteError(suite);
+  return options.suites.createBatch({ batchId: request.batchId ?? newBatchId(), suite, model, stripMemory: request.stripMemory === true, scorer: scorer.name }, runIds);
 }
 
 /** Replays one pinned run and judges it; never throws for the run's own faults. */

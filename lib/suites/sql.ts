@@ -106,6 +106,12 @@ export class SqlSuiteStore implements SuiteStore {
     return { created: created.length > 0, pin: toPin(rows[0] as PinRow) };
   }
 
+  async pinMany(suite: string, runIds: readonly string[], pinnedBy: string): Promise<number> {
+    const rows = runIds.map((runId) => ({ suite, run_id: runId, pinned_by: pinnedBy }));
+    const created = await this.client.query(`${INSERT_PINS_SQL("$1")} RETURNING 1`, [JSON.stringify(rows)]);
+    return created.length;
+  }
+
   async unpin(suite: string, runId: string): Promise<boolean> {
     const rows = await this.client.query("DELETE FROM suite_pins WHERE suite = $1::text AND run_id = $2::text RETURNING 1", [suite, runId]);
     return rows.length > 0;

@@ -30,6 +30,8 @@ export interface NewBatch {
 
 export interface SuiteStore {
   pin(pin: NewPin): Promise<{ created: boolean; pin: Pin }>;
+  /** Pins many runs into one suite at once, skipping runs already pinned there; returns how many were new. */
+  pinMany(suite: string, runIds: readonly string[], pinnedBy: string): Promise<number>;
   /** False when the run was not pinned in that suite. */
   unpin(suite: string, runId: string): Promise<boolean>;
   /** A suite's pins, oldest first. */
@@ -68,6 +70,12 @@ export class MemSuiteStore implements SuiteStore {
     const row: Pin = { suite: pin.suite, runId: pin.runId, pinnedBy: pin.pinnedBy, pinnedAt: pin.pinnedAt ?? new Date().toISOString(), note: pin.note ?? null };
     this.pinned.set(key, row);
     return { created: true, pin: { ...row } };
+  }
+
+  async pinMany(suite: string, runIds: readonly string[], pinnedBy: string): Promise<number> {
+    let created = 0;
+    for (const runId of runIds) if ((await this.pin({ suite, runId, pinnedBy })).created) created += 1;
+    return created;
   }
 
   async unpin(suite: string, runId: string): Promise<boolean> {

@@ -111,7 +111,15 @@ export async function importSuite(
   const iterator = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : lines[Symbol.iterator]();
   const first = await iterator.next();
   const suiteHeader = parseHeader(first.done ? undefined : first.value, options.rename);
-  const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => ({ next: async () => iterator.next() }) };
+  // The header's place is taken by a blank line, which the record checker skips: its errors then
+  // name the file's own line numbers.
+  let headerSlot = true;
+  const next = async (): Promise<IteratorResult<string>> => {
+    if (!headerSlot) return iterator.next();
+    headerSlot = false;
+    return { done: false, value: "" };
+  };
+  const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => ({ next }) };
   const batch = await pinningBatch(journal, suites, suiteHeader);
   const result = await importLines(journal, rest, { ...options, batch });
   return { ...result, suite: suiteHeader.suite, pins: suiteHeader.pins.length };

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoRegistry } from "@/lib/demo/registry";
 import { isBacktrackError } from "@/lib/journal/errors";
 import type { Journal } from "@/lib/journal/ports";
+import { bulkRunIds, parseRunFilter } from "@/lib/suites/bulk";
 import { pinRun, suiteStore, unpinRun } from "@/lib/suites/pins";
 import { compareBatches } from "@/lib/suites/report";
-import { runSuite } from "@/lib/suites/run-suite";
+import { createBatch, driveBatch, runSuite } from "@/lib/suites/run-suite";
 import { exportSuite, importSuite } from "@/lib/suites/transfer";
 import { STORE_KINDS } from "../helpers/databases";
 import { writeDemoRuns } from "../regression/helpers";
@@ -123,7 +124,10 @@ describe.each(STORE_KINDS)("suites on $name", (kind) => {
       expect(await codeOf(importSuite(target, targetSuites, broken))).toBe("invalid_record");
       expect((await target.runs()).runs).toEqual([]);
       expect(await targetSuites.suites()).toEqual([]);
-      expect(await codeOf(importSuite(target, targetSuites, [lines[0] as string, ...lines.slice(1), "{not json"]))).toBe("invalid_record");
+      await expect(importSuite(target, targetSuites, [...lines, "{not json"])).rejects.toMatchObject({
+        code: "invalid_record",
+        message: expect.stringContaining(`line ${lines.length + 1}`),
+      });
       expect((await target.runs()).runs).toEqual([]);
 
       const imported = await importSuite(target, targetSuites, lines, { rename: "ci" });
@@ -138,5 +142,23 @@ describe.each(STORE_KINDS)("suites on $name", (kind) => {
     } finally {
       await target.close();
     }
+  }, 60_000);
+
+  it("names bulk targets by id or filter, pins many at once, and replays a selection as a batch", async () => {
+    const suites = suiteStore(store);
+    expect(parseRunFilter("status=complete&agent=billing")).toEqual({ status: "complete", agent: "billing" });
+    expect(await codeOf(Promise.resolve().then(() => parseRunFilter("colour=red")))).toBe("bad_input");
+    const billing = await bulkRunIds(store, { filter: "agent=billing&search=order-" });
+    expect(billing).toContain("order-123");
+    expect(billing.every((runId) => runId.startsWith("order-"))).toBe(true);
+    expect(await codeOf(bulkRunIds(store, { runIds: ["order-123", "nope"] }))).toBe("not_found");
+    expect(await codeOf(bulkRunIds(store, {}))).toBe("bad_input");
+    expect(await suites.pinMany("many", ["order-123", "order-404"], "inspector")).toBe(2);
+    expect(await suites.pinMany("many", ["order-404", "trip-42"], "inspector")).toBe(1);
+    expect((await suites.pins("many")).map((pin) => pin.runId).sort()).toEqual(["order-123", "order-404", "trip-42"]);
+    const batch = await createBatch({ suites, registry }, { suite: "bulk", runIds: ["order-404", "order-404", "trip-42"] });
+    expect(batch.total).toBe(2);
+    const report = await driveBatch({ journal: store, suites, registry }, batch.batchId);
+    expect(report.counts.pass).toBe(2);
   }, 60_000);
 });
