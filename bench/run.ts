@@ -9,9 +9,19 @@ import { regressionBenchmarks } from "./regression";
 import { runsListBenchmarks } from "./runs-list";
 import { uiBenchmarks } from "./ui";
 import { apiLoadBenchmarks } from "./api-load";
+import { otelBenchmarks } from "./otel";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks, ...runsListBenchmarks, ...uiBenchmarks, ...apiLoadBenchmarks];
+const ALL: Benchmark[] = [
+  ...journalBenchmarks,
+  ...sessionBenchmarks,
+  ...recoveryBenchmarks,
+  ...regressionBenchmarks,
+  ...runsListBenchmarks,
+  ...uiBenchmarks,
+  ...apiLoadBenchmarks,
+  ...otelBenchmarks,
+];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

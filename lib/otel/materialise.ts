@@ -224,7 +224,10 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
   const runIds = [...trace.runIds];
   for (const run of runWrites) if (!runIds.includes(run.runId)) runIds.push(run.runId);
   if (!runIds.includes(traceRunId) && runWrites.length === 0) runIds.length = 0;
-  plan.write = { traceId: trace.traceId, version: trace.version, runIds, spans, runs: runWrites };
+  // The whole staged list after this write: the spans left as they were, then the changed ones.
+  const changed = new Set(spans.map((span) => span.spanId));
+  const staged = [...trace.spans.filter((span) => !changed.has(span.spanId)), ...spans];
+  plan.write = { traceId: trace.traceId, version: trace.version, runIds, spans: staged, runs: runWrites };
   return plan;
 }
 
