@@ -29,6 +29,7 @@ import {
   roleOf,
   runIdAttribute,
   toolFactsOf,
+  toolNameOf,
   toolResultPayloadOf,
   type SpanRole,
 } from "./map";
@@ -275,7 +276,7 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
   if (!state) {
     const agent = (context.runSpan && agentOf(context.runSpan)) ?? (first && agentOf(first)) ?? "otel";
     const toolNames = [
-      ...new Set([...models.flatMap((node) => offeredToolsOf(node.span!)), ...members.filter((node) => node.role === "tool").map((node) => attemptPayloadOf(node.span!).toolName)]),
+      ...new Set([...models.flatMap((node) => offeredToolsOf(node.span!)), ...members.filter((node) => node.role === "tool").map((node) => toolNameOf(node.span!))]),
     ];
     const header = headerPayloadOf({
       agent,
@@ -305,13 +306,14 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
       run.outputTokens += payload.usage.outputTokens;
       notes.set(node.spanId, { role: "model", turn, callIds });
     } else {
-      const attempt = attemptPayloadOf(span);
+      const facts = toolFactsOf(span);
+      const attempt = attemptPayloadOf(span, facts);
       const { turn, call } = placeCall(book, attempt.toolCallId);
       let base = `turn:${turn}:call:${call}`;
       if (book.names.has(`${base}:result`)) base = `otel:${span.spanId}`;
       book.names.add(`${base}:result`);
       push(`${base}:attempt`, "attempt", attempt, span.startNs);
-      push(`${base}:result`, "tool_result", toolResultPayloadOf(span), span.endNs);
+      push(`${base}:result`, "tool_result", toolResultPayloadOf(span, facts), span.endNs);
       run.toolCalls += 1;
       notes.set(node.spanId, { role: "tool", turn, call, names: [`${base}:result`] });
     }
