@@ -24,12 +24,10 @@ const weather = tool({ name: "weather", description: "the weather", input: z.obj
 
 function registry(): Registry {
   const script = [{ toolCalls: [{ name: "weather", args: { city: "Paris" } }] }, { text: "Sunny in Paris" }];
-  return new Registry()
-    .registerModel({ name: "weather/v2", create: () => scriptedModel("weather/v2", script) })
-    .registerAgent({
-      name: "weather-agent",
-      create: (store, model) => new Agent({ name: "weather-agent", model: model ?? scriptedModel("weather/v2", script), store, tools: [weather] }),
-    });
+  return new Registry().registerModel({ name: "weather/v2", create: () => scriptedModel("weather/v2", script) }).registerAgent({
+    name: "weather-agent",
+    create: (store, model) => new Agent({ name: "weather-agent", model: model ?? scriptedModel("weather/v2", script), store, tools: [weather] }),
+  });
 }
 
 describe.each(STORE_KINDS)("replaying ingested runs: $name", (kind) => {
