@@ -165,3 +165,8 @@ export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";
 // ── backtrack.config.ts ──────────────────────────────────────────────────────────────────────
 /** The config file's shape, and applying one to a registry (loading the file is the CLI's and the server's). */
 export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./config/config";
+
+// ── OpenTelemetry ────────────────────────────────────────────────────────────────────────────
+/** OTLP traces in (what POST /v1/traces runs) and a run out as OTLP/JSON, pushed to a collector if asked (docs/otel.md). */
+export { ingestOtlp, type IngestRequest, type IngestResult } from "./otel/ingest";
+export { exportRunOtlp, pushOtlp } from "./otel/export";
