@@ -126,25 +126,25 @@ function causes(first: Node, later: Node): boolean {
   return false;
 }
 
-/** Plans the write of one trace. `runs` holds the state of every run id the trace may touch. */
-export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], runs: ReadonlyMap<string, TraceRunState>, claimed: Set<string> = new Set()): TracePlan {
-  const nodes = nodesOf(trace, incoming);
-  const fresh = [...nodes.values()].filter((node) => node.isNew);
-  const plan: TracePlan = { write: null, accepted: 0, rejected: 0, reasons: [] };
-  const traceRunId = trace.runIds[0] ?? firstRunId(nodes) ?? trace.traceId;
-  // Run spans: which run each stands for.
-  const runOf = new Map<string, { runId: string; parentRunId: string | null }>();
-  const runSpans = [...nodes.values()].filter((node) => node.role === "run").sort((a, b) => compareNs(a.startNs, b.startNs));
-  const depthCache = new Map<string, number>();
+type RunOf = Map<string, { runId: string; parentRunId: string | null }>;
+
+/** The depth of each node in the staged tree (0 at a span whose parent is unknown), memoised. */
+function depthOf(nodes: Map<string, Node>): (node: Node) => number {
+  const cache = new Map<string, number>();
   const depth = (node: Node): number => {
-    let value = depthCache.get(node.spanId);
+    let value = cache.get(node.spanId);
     if (value !== undefined) return value;
     const parent = node.parentSpanId ? nodes.get(node.parentSpanId) : undefined;
     value = parent && parent !== node ? Math.min(depth(parent) + 1, 10_000) : 0;
-    depthCache.set(node.spanId, value);
+    cache.set(node.spanId, value);
     return value;
   };
-  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
+  return depth;
+}
+
+/** Which run each run span stands for (the top one the trace's run, nested ones sub-agent runs); a span left out waits. */
+function runsOfRunSpans(nodes: Map<string, Node>, runSpans: Node[], traceRunId: string, topArrived: boolean, depth: (node: Node) => number): RunOf {
+  const runOf: RunOf = new Map();
   let topSeen = false;
   for (const node of [...runSpans].sort((a, b) => depth(a) - depth(b) || compareNs(a.startNs, b.startNs))) {
     const above = runAncestor(nodes, node);
@@ -161,6 +161,19 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
       if (parentRun !== undefined) runOf.set(node.spanId, { runId: `${parentRun}.${node.spanId}`, parentRunId: parentRun });
     }
   }
+  return runOf;
+}
+
+/** Plans the write of one trace. `runs` holds the state of every run id the trace may touch. */
+export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], runs: ReadonlyMap<string, TraceRunState>, claimed: Set<string> = new Set()): TracePlan {
+  const nodes = nodesOf(trace, incoming);
+  const fresh = [...nodes.values()].filter((node) => node.isNew);
+  const plan: TracePlan = { write: null, accepted: 0, rejected: 0, reasons: [] };
+  const traceRunId = trace.runIds[0] ?? firstRunId(nodes) ?? trace.traceId;
+  const runSpans = [...nodes.values()].filter((node) => node.role === "run").sort((a, b) => compareNs(a.startNs, b.startNs));
+  const depth = depthOf(nodes);
+  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
+  const runOf = runsOfRunSpans(nodes, runSpans, traceRunId, topArrived, depth);
   // Where each waiting span goes now (or stays waiting).
   const assigned = new Map<string, Node[]>();
   const waiting: Node[] = [];
