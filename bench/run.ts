@@ -13,6 +13,7 @@ import { aiSdkBenchmarks } from "./ai-sdk";
 import { searchBenchmarks } from "./search";
 import { suiteBenchmarks } from "./suites";
 import { jobBenchmarks } from "./jobs";
+import { otelBenchmarks } from "./otel";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
 const ALL: Benchmark[] = [
@@ -27,6 +28,7 @@ const ALL: Benchmark[] = [
   ...searchBenchmarks,
   ...suiteBenchmarks,
   ...jobBenchmarks,
+  ...otelBenchmarks,
 ];
 
 const wanted = process.argv.slice(2);

@@ -199,3 +199,8 @@ export { ForkEffectHalt } from "./agent/pauses";
 /** What a tool declares it does to the world, and a fork's lineage. */
 export type { ToolEffects } from "./agent/tool";
 export type { ForkedFrom } from "./journal/types";
+
+// ── OpenTelemetry ────────────────────────────────────────────────────────────────────────────
+/** OTLP traces in (what POST /v1/traces runs) and a run out as OTLP/JSON, pushed to a collector if asked (docs/otel.md). */
+export { ingestOtlp, type IngestRequest, type IngestResult } from "./otel/ingest";
+export { exportRunOtlp, pushOtlp } from "./otel/export";

@@ -224,10 +224,8 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
       if (known !== write.version || clash) throw new TraceConflictError([write.traceId]);
     }
     for (const write of writes) {
-      const trace = this.traces.get(write.traceId) ?? { traceId: write.traceId, version: 0, runIds: [], spans: [] };
-      const spans = new Map(trace.spans.map((span) => [span.spanId, span]));
-      for (const span of write.spans) spans.set(span.spanId, structuredClone(span));
-      this.traces.set(write.traceId, { traceId: write.traceId, version: trace.version + 1, runIds: [...write.runIds], spans: [...spans.values()] });
+      const version = (this.traces.get(write.traceId)?.version ?? 0) + 1;
+      this.traces.set(write.traceId, { traceId: write.traceId, version, runIds: [...write.runIds], spans: structuredClone(write.spans) });
       for (const run of write.runs) this.applyTraceRun(run);
     }
   }

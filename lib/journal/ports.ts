@@ -223,7 +223,7 @@ export interface TraceWrite {
   /** The version it was read at: the write fails if another writer moved it. */
   version: number;
   runIds: string[];
-  /** Spans to insert, or to update (a waiting span that is now journaled). */
+  /** Every staged span of the trace after this write (the store replaces its list with it). */
   spans: StagedSpan[];
   runs: TraceRunWrite[];
 }

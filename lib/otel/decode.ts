@@ -62,9 +62,11 @@ export function decodeSpans(body: Uint8Array, encoding: OtlpEncoding): DecodedSp
   return out;
 }
 
+// The decoded message is read in place (no toObject copy): 64-bit fields are Long objects, read
+// through String(), and an AnyValue says which member it holds in its `value` oneof property.
 function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
   try {
-    return ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: String, defaults: false }) as Record<string, unknown>;
+    return ExportTraceServiceRequest.decode(body) as unknown as Record<string, unknown>;
   } catch (error) {
     throw new OtlpBodyError(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`, { cause: error });
   }
@@ -95,13 +97,16 @@ function array(value: unknown, where: string): unknown[] {
 function idOf(value: unknown): string {
   if (value === undefined || value === null || value === "") return "";
   if (value instanceof Uint8Array) return Buffer.from(value).toString("hex");
+  // protobufjs's default for an absent bytes field is an empty array.
+  if (Array.isArray(value) && value.length === 0) return "";
   if (typeof value === "string") return value.toLowerCase();
   return "?";
 }
 
 function nanos(value: unknown): string {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
-  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value.replace(/^0+(?=\d)/, "");
+  const text = typeof value === "object" && value !== null ? String(value) : value;
+  if (typeof text === "string" && /^\d{1,20}$/.test(text)) return text.replace(/^0+(?=\d)/, "");
   return "0";
 }
 
@@ -146,28 +151,38 @@ function attributesOf(value: unknown): Attributes {
 function valueOf(value: unknown, depth: number): AttributeValue {
   if (typeof value !== "object" || value === null || depth > 32) return null;
   const any = value as Record<string, unknown>;
-  if (typeof any.stringValue === "string") return any.stringValue;
-  if (typeof any.boolValue === "boolean") return any.boolValue;
-  if (any.intValue !== undefined && any.intValue !== null) {
-    const number = Number(any.intValue);
-    return Number.isSafeInteger(number) ? number : String(any.intValue);
-  }
-  if (any.doubleValue !== undefined && any.doubleValue !== null) {
-    const number = Number(any.doubleValue);
-    return Number.isFinite(number) ? number : String(any.doubleValue);
-  }
-  if (any.arrayValue) return array((any.arrayValue as Record<string, unknown>).values, "arrayValue").map((item) => valueOf(item, depth + 1));
-  if (any.kvlistValue) {
-    const entries: Record<string, AttributeValue> = {};
-    for (const entry of array((any.kvlistValue as Record<string, unknown>).values, "kvlistValue")) {
-      const pair = object(entry, "kvlistValue[]");
-      if (typeof pair.key === "string") entries[pair.key] = valueOf(pair.value, depth + 1);
+  // Protobuf: the oneof names the member set (unset members read as defaults); JSON: the one key.
+  const member = typeof any.value === "string" ? any.value : Object.keys(any)[0];
+  const raw = member === undefined ? undefined : any[member];
+  switch (member) {
+    case "stringValue":
+      return typeof raw === "string" ? raw : null;
+    case "boolValue":
+      return typeof raw === "boolean" ? raw : null;
+    case "intValue": {
+      const number = Number(String(raw));
+      return Number.isSafeInteger(number) ? number : String(raw);
     }
-    return entries;
+    case "doubleValue": {
+      const number = Number(raw);
+      return Number.isFinite(number) ? number : String(raw);
+    }
+    case "arrayValue":
+      return array((raw as Record<string, unknown> | null)?.values, "arrayValue").map((item) => valueOf(item, depth + 1));
+    case "kvlistValue": {
+      const entries: Record<string, AttributeValue> = {};
+      for (const entry of array((raw as Record<string, unknown> | null)?.values, "kvlistValue")) {
+        const pair = object(entry, "kvlistValue[]");
+        if (typeof pair.key === "string") entries[pair.key] = valueOf(pair.value, depth + 1);
+      }
+      return entries;
+    }
+    case "bytesValue":
+      return raw instanceof Uint8Array ? Buffer.from(raw).toString("base64") : typeof raw === "string" ? raw : null;
+    case undefined:
+    default:
+      return null;
   }
-  if (any.bytesValue instanceof Uint8Array) return Buffer.from(any.bytesValue).toString("base64");
-  if (typeof any.bytesValue === "string") return any.bytesValue;
-  return null;
 }
 
 /** A request's whole body, refused above `limitBytes` (declared or read) and when cut short of its Content-Length. */

@@ -100,6 +100,11 @@ export interface ToolCallFacts {
   args: unknown;
 }
 
+/** The tool's name alone (no argument parsing). */
+export function toolNameOf(span: OtelSpan): string {
+  return stringAttribute(span.attributes, "gen_ai.tool.name", "ai.toolCall.name") ?? span.name;
+}
+
 export function toolFactsOf(span: OtelSpan): ToolCallFacts {
   return {
     toolCallId: stringAttribute(span.attributes, "gen_ai.tool.call.id", "ai.toolCall.id") ?? span.spanId,
@@ -108,16 +113,16 @@ export function toolFactsOf(span: OtelSpan): ToolCallFacts {
   };
 }
 
-export function attemptPayloadOf(span: OtelSpan): AttemptPayload & { spanId: string } {
-  const facts = toolFactsOf(span);
+export function attemptPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): AttemptPayload & { spanId: string } {
   return { ...facts, idempotencyKey: `otel:${span.traceId}:${span.spanId}`, spanId: span.spanId };
 }
 
-export function toolResultPayloadOf(span: OtelSpan): ToolResultPayload & { spanId: string } {
+/** `facts`: the span's toolFactsOf, when the caller has them (they parse the arguments). */
+export function toolResultPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): ToolResultPayload & { spanId: string } {
   const failed = span.status.code === STATUS_ERROR;
   const result = jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result");
   return {
-    ...toolFactsOf(span),
+    ...facts,
     result: result ?? (failed ? span.status.message || "the tool failed" : null),
     isError: failed,
     durationMs: durationMs(span.startNs, span.endNs),

@@ -29,6 +29,7 @@ import {
   roleOf,
   runIdAttribute,
   toolFactsOf,
+  toolNameOf,
   toolResultPayloadOf,
   type SpanRole,
 } from "./map";
@@ -125,25 +126,25 @@ function causes(first: Node, later: Node): boolean {
   return false;
 }
 
-/** Plans the write of one trace. `runs` holds the state of every run id the trace may touch. */
-export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], runs: ReadonlyMap<string, TraceRunState>, claimed: Set<string> = new Set()): TracePlan {
-  const nodes = nodesOf(trace, incoming);
-  const fresh = [...nodes.values()].filter((node) => node.isNew);
-  const plan: TracePlan = { write: null, accepted: 0, rejected: 0, reasons: [] };
-  const traceRunId = trace.runIds[0] ?? firstRunId(nodes) ?? trace.traceId;
-  // Run spans: which run each stands for.
-  const runOf = new Map<string, { runId: string; parentRunId: string | null }>();
-  const runSpans = [...nodes.values()].filter((node) => node.role === "run").sort((a, b) => compareNs(a.startNs, b.startNs));
-  const depthCache = new Map<string, number>();
+type RunOf = Map<string, { runId: string; parentRunId: string | null }>;
+
+/** The depth of each node in the staged tree (0 at a span whose parent is unknown), memoised. */
+function depthOf(nodes: Map<string, Node>): (node: Node) => number {
+  const cache = new Map<string, number>();
   const depth = (node: Node): number => {
-    let value = depthCache.get(node.spanId);
+    let value = cache.get(node.spanId);
     if (value !== undefined) return value;
     const parent = node.parentSpanId ? nodes.get(node.parentSpanId) : undefined;
     value = parent && parent !== node ? Math.min(depth(parent) + 1, 10_000) : 0;
-    depthCache.set(node.spanId, value);
+    cache.set(node.spanId, value);
     return value;
   };
-  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
+  return depth;
+}
+
+/** Which run each run span stands for (the top one the trace's run, nested ones sub-agent runs); a span left out waits. */
+function runsOfRunSpans(nodes: Map<string, Node>, runSpans: Node[], traceRunId: string, topArrived: boolean, depth: (node: Node) => number): RunOf {
+  const runOf: RunOf = new Map();
   let topSeen = false;
   for (const node of [...runSpans].sort((a, b) => depth(a) - depth(b) || compareNs(a.startNs, b.startNs))) {
     const above = runAncestor(nodes, node);
@@ -160,6 +161,19 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
       if (parentRun !== undefined) runOf.set(node.spanId, { runId: `${parentRun}.${node.spanId}`, parentRunId: parentRun });
     }
   }
+  return runOf;
+}
+
+/** Plans the write of one trace. `runs` holds the state of every run id the trace may touch. */
+export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], runs: ReadonlyMap<string, TraceRunState>, claimed: Set<string> = new Set()): TracePlan {
+  const nodes = nodesOf(trace, incoming);
+  const fresh = [...nodes.values()].filter((node) => node.isNew);
+  const plan: TracePlan = { write: null, accepted: 0, rejected: 0, reasons: [] };
+  const traceRunId = trace.runIds[0] ?? firstRunId(nodes) ?? trace.traceId;
+  const runSpans = [...nodes.values()].filter((node) => node.role === "run").sort((a, b) => compareNs(a.startNs, b.startNs));
+  const depth = depthOf(nodes);
+  const topArrived = runSpans.some((node) => runAncestor(nodes, node) === null);
+  const runOf = runsOfRunSpans(nodes, runSpans, traceRunId, topArrived, depth);
   // Where each waiting span goes now (or stays waiting).
   const assigned = new Map<string, Node[]>();
   const waiting: Node[] = [];
@@ -224,7 +238,10 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
   const runIds = [...trace.runIds];
   for (const run of runWrites) if (!runIds.includes(run.runId)) runIds.push(run.runId);
   if (!runIds.includes(traceRunId) && runWrites.length === 0) runIds.length = 0;
-  plan.write = { traceId: trace.traceId, version: trace.version, runIds, spans, runs: runWrites };
+  // The whole staged list after this write: the spans left as they were, then the changed ones.
+  const changed = new Set(spans.map((span) => span.spanId));
+  const staged = [...trace.spans.filter((span) => !changed.has(span.spanId)), ...spans];
+  plan.write = { traceId: trace.traceId, version: trace.version, runIds, spans: staged, runs: runWrites };
   return plan;
 }
 
@@ -272,7 +289,7 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
   if (!state) {
     const agent = (context.runSpan && agentOf(context.runSpan)) ?? (first && agentOf(first)) ?? "otel";
     const toolNames = [
-      ...new Set([...models.flatMap((node) => offeredToolsOf(node.span!)), ...members.filter((node) => node.role === "tool").map((node) => attemptPayloadOf(node.span!).toolName)]),
+      ...new Set([...models.flatMap((node) => offeredToolsOf(node.span!)), ...members.filter((node) => node.role === "tool").map((node) => toolNameOf(node.span!))]),
     ];
     const header = headerPayloadOf({
       agent,
@@ -302,13 +319,14 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
       run.outputTokens += payload.usage.outputTokens;
       notes.set(node.spanId, { role: "model", turn, callIds });
     } else {
-      const attempt = attemptPayloadOf(span);
+      const facts = toolFactsOf(span);
+      const attempt = attemptPayloadOf(span, facts);
       const { turn, call } = placeCall(book, attempt.toolCallId);
       let base = `turn:${turn}:call:${call}`;
       if (book.names.has(`${base}:result`)) base = `otel:${span.spanId}`;
       book.names.add(`${base}:result`);
       push(`${base}:attempt`, "attempt", attempt, span.startNs);
-      push(`${base}:result`, "tool_result", toolResultPayloadOf(span), span.endNs);
+      push(`${base}:result`, "tool_result", toolResultPayloadOf(span, facts), span.endNs);
       run.toolCalls += 1;
       notes.set(node.spanId, { role: "tool", turn, call, names: [`${base}:result`] });
     }

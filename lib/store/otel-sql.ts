@@ -7,7 +7,9 @@
  *   notifications commit together or not at all;
  * - a trace's version moves by one per write; a write made from an older read updates fewer
  *   traces than it names, and a division by zero rolls the whole statement back (conflict);
- * - a span, a record seq or a run created twice fails its primary key (conflict, never a double);
+ * - a trace's staged spans are one JSON list in its row, replaced whole by each write (the writer
+ *   read it at the version it names, so nothing another writer added is lost);
+ * - a record seq or a run created twice fails its primary key (conflict, never a double);
  * - a write never touches a run whose origin is not `otel`: such an update matches no row and the
  *   same check rolls the statement back.
  */
@@ -24,7 +26,7 @@ const LOAD_SQL = `
 WITH wanted AS (SELECT json_array_elements_text($1::text::json) AS trace_id),
 traces AS (
   SELECT w.trace_id, COALESCE(o.version, 0) AS version, COALESCE(o.run_ids, '[]'::json) AS run_ids,
-    (SELECT json_agg(json_build_array(s.span_id, s.parent_span_id, s.start_ns, s.run_id, s.note, s.data)) FROM otel_spans s WHERE s.trace_id = w.trace_id) AS spans
+    o.spans
   FROM wanted w LEFT JOIN otel_traces o ON o.trace_id = w.trace_id
 ), run_ids AS (
   SELECT json_array_elements_text($2::text::json) AS run_id
@@ -37,21 +39,14 @@ SELECT (SELECT json_agg(json_build_array(trace_id, version, run_ids, spans)) FRO
 
 const WRITE_SQL = `
 WITH traces_in AS (
-  SELECT * FROM json_to_recordset($1::text::json) AS t(trace_id text, version int, run_ids json)
+  SELECT * FROM json_to_recordset($1::text::json) AS t(trace_id text, version int, run_ids json, spans json)
 ), new_traces AS (
-  INSERT INTO otel_traces (trace_id, version, run_ids) SELECT trace_id, 1, run_ids FROM traces_in WHERE version = 0 RETURNING 1
+  INSERT INTO otel_traces (trace_id, version, run_ids, spans) SELECT trace_id, 1, run_ids, spans FROM traces_in WHERE version = 0 RETURNING 1
 ), old_traces AS (
-  UPDATE otel_traces o SET version = o.version + 1, run_ids = t.run_ids, updated_at = now()
+  UPDATE otel_traces o SET version = o.version + 1, run_ids = t.run_ids, spans = t.spans, updated_at = now()
   FROM traces_in t WHERE o.trace_id = t.trace_id AND t.version > 0 AND o.version = t.version RETURNING 1
-), spans_in AS (
-  INSERT INTO otel_spans (trace_id, span_id, parent_span_id, start_ns, run_id, note, data)
-  SELECT trace_id, span_id, parent_span_id, start_ns, run_id, note, data
-  FROM json_to_recordset($2::text::json) AS s(trace_id text, span_id text, parent_span_id text, start_ns text, run_id text, note json, data json)
-  ON CONFLICT (trace_id, span_id) DO UPDATE SET run_id = excluded.run_id, note = excluded.note, data = excluded.data
-  WHERE otel_spans.run_id IS NULL
-  RETURNING 1
 ), runs_in AS (
-  SELECT * FROM json_to_recordset($3::text::json) AS r(run_id text, "create" boolean, agent text, parent_run_id text, input_text text,
+  SELECT * FROM json_to_recordset($2::text::json) AS r(run_id text, "create" boolean, agent text, parent_run_id text, input_text text,
     started_at timestamptz, model_turns int, tool_calls int, input_tokens int, output_tokens int, status text, error text, completed boolean, last_seq int)
 ), created AS (
   INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, error, started_at, completed_at, origin)
@@ -67,13 +62,13 @@ WITH traces_in AS (
 ), records_in AS (
   INSERT INTO records (run_id, seq, name, kind, payload, created_at)
   SELECT run_id, seq, name, kind, payload, created_at
-  FROM json_to_recordset($4::text::json) AS x(run_id text, seq int, name text, kind text, payload json, created_at timestamptz)
+  FROM json_to_recordset($3::text::json) AS x(run_id text, seq int, name text, kind text, payload json, created_at timestamptz)
   RETURNING 1
 ), notified AS (
   SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array(run_id, last_seq, 'otel', status)::text) FROM runs_in
 )
-SELECT 1 / (CASE WHEN (SELECT count(*) FROM new_traces) + (SELECT count(*) FROM old_traces) = $5::int
-                  AND (SELECT count(*) FROM updated) = $6::int AND (SELECT count(*) FROM spans_in) = $7::int THEN 1 ELSE 0 END) AS ok,
+SELECT 1 / (CASE WHEN (SELECT count(*) FROM new_traces) + (SELECT count(*) FROM old_traces) = $4::int
+                  AND (SELECT count(*) FROM updated) = $5::int THEN 1 ELSE 0 END) AS ok,
   (SELECT count(*) FROM records_in) AS records, (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM notified) AS notified`;
 
 type SpanRow = [string, string | null, string, string | null, unknown, unknown];
@@ -98,18 +93,10 @@ export async function loadTraces(client: SqlClient, traceIds: readonly string[],
 }
 
 export async function writeTraces(client: SqlClient, writes: readonly TraceWrite[]): Promise<void> {
-  const traces = writes.map((write) => ({ trace_id: write.traceId, version: write.version, run_ids: write.runIds }));
-  const spans = writes.flatMap((write) =>
-    write.spans.map((span) => ({
-      trace_id: span.traceId,
-      span_id: span.spanId,
-      parent_span_id: span.parentSpanId,
-      start_ns: span.startNs,
-      run_id: span.runId,
-      note: span.note,
-      data: span.data,
-    })),
-  );
+  const traces = writes.map((write) => ({
+    ...{ trace_id: write.traceId, version: write.version, run_ids: write.runIds },
+    spans: write.spans.map((span): SpanRow => [span.spanId, span.parentSpanId, span.startNs, span.runId, span.note ?? null, span.data ?? null]),
+  }));
   const runs = writes.flatMap((write) =>
     write.runs.map((run) => ({
       ...{ run_id: run.runId, create: run.create, agent: run.agent, parent_run_id: run.parentRunId, input_text: run.inputText, started_at: run.startedAt },
@@ -124,7 +111,7 @@ export async function writeTraces(client: SqlClient, writes: readonly TraceWrite
   );
   const updates = runs.filter((run) => !run.create).length;
   try {
-    await client.query(WRITE_SQL, [JSON.stringify(traces), JSON.stringify(spans), JSON.stringify(runs), JSON.stringify(records), traces.length, updates, spans.length]);
+    await client.query(WRITE_SQL, [JSON.stringify(traces), JSON.stringify(runs), JSON.stringify(records), traces.length, updates]);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === UNIQUE_VIOLATION || code === DIVISION_BY_ZERO)

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Journal } from "@/lib/journal/ports";
 import { ingestOtlp } from "@/lib/otel/ingest";
+import { recover } from "@/lib/recovery/recover";
 import { STORE_KINDS } from "../helpers/databases";
 import { payload, plannerTrace, type Span } from "./genai";
 
@@ -53,9 +54,27 @@ describe.each(STORE_KINDS)("GenAI semconv ingest: $name", (kind) => {
     await send(store, [firstChat!]);
     // Its parent (the planner) has not arrived: it waits.
     expect(await store.run("planner-run")).toBeUndefined();
+    await send(store, [rest[2]!, rest[3]!]);
+    // The researcher arrived with its chat, under a tool span that has not: the run waits still.
+    expect(await store.run("planner-run")).toBeUndefined();
+    await send(store, [rest[0]!]);
+    expect(await store.run("planner-run")).toBeUndefined();
     await send(store, [root!, ...rest.slice(0, 4)]);
     expect((await store.run("planner-run"))?.status).toBe("complete");
     expect(await names(store, "planner-run")).toEqual(PLANNER);
+  });
+
+  it("is never driven by recovery, even while running", async () => {
+    // An AI SDK model span whose generateText span is still open: journaled at once, the run running.
+    const doGenerate: Span = {
+      ...{ spanId: "b000000000000002", parentSpanId: "b000000000000001", name: "ai.generateText.doGenerate", start: 1, end: 2 },
+      attributes: { "ai.telemetry.metadata.runId": "running-run", "ai.telemetry.functionId": "sdk-agent", "ai.response.text": "thinking" },
+    };
+    await ingestOtlp(store, { body: Buffer.from(payload([doGenerate], "2af7651916cd43dd8448eb211c80319c")), contentType: "application/json" });
+    expect(await store.run("running-run")).toMatchObject({ status: "running", origin: "otel", agent: "sdk-agent", modelTurns: 1 });
+    const driven: string[] = [];
+    await recover(store, async (runId) => void driven.push(runId));
+    expect(driven).not.toContain("running-run");
   });
 
   it("ignores duplicates, within a request and across retries", async () => {

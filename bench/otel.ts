@@ -1,0 +1,169 @@
+/**
+ * OTLP ingest on the server (issue 14): ingestSpansPerSec. Eight concurrent exporters each send
+ * protobuf requests of 512 spans (16 traces of an invoke_agent with 16 chat and 15 execute_tool
+ * spans) through ingestOtlp, the route's whole path but HTTP: decode, plan, stage and journal.
+ * The baseline writes the same records (planned once, up front) with one bare multi-row INSERT a
+ * request, eight at a time, into a table shaped like `records`. Rounds alternate the two and the
+ * median round of each is reported.
+ */
+import postgres from "postgres";
+import type { Journal } from "../lib/journal/ports";
+import { decodeSpans } from "../lib/otel/decode";
+import { ingestOtlp } from "../lib/otel/ingest";
+import { planTrace } from "../lib/otel/materialise";
+import { ExportTraceServiceRequest } from "../lib/otel/proto";
+import { openStore } from "../lib/store/index";
+import { interleaved, type Benchmark } from "./harness";
+
+const EXPORTERS = 8;
+const SPANS_PER_REQUEST = 512;
+const TRACES_PER_REQUEST = 16;
+const REQUESTS_PER_EXPORTER = 4;
+const ROUNDS = 5;
+
+let traceCounter = 0;
+
+function hex(value: number, digits: number): string {
+  return value.toString(16).padStart(digits, "0");
+}
+
+const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+/** One request: TRACES_PER_REQUEST fresh traces, SPANS_PER_REQUEST spans in all. */
+function request(): Uint8Array {
+  const spans: unknown[] = [];
+  const perTrace = SPANS_PER_REQUEST / TRACES_PER_REQUEST;
+  const base = 1_796_000_000_000n * 1_000_000n;
+  for (let trace = 0; trace < TRACES_PER_REQUEST; trace += 1) {
+    traceCounter += 1;
+    const traceId = Buffer.from(hex(traceCounter, 32), "hex");
+    const root = Buffer.from(hex(traceCounter * 1000, 16), "hex");
+    const at = (ms: number) => String(base + BigInt(traceCounter * 10_000 + ms) * 1_000_000n);
+    spans.push({
+      traceId,
+      spanId: root,
+      name: "invoke_agent bench",
+      kind: 1,
+      startTimeUnixNano: at(0),
+      endTimeUnixNano: at(perTrace * 10),
+      status: { code: 1 },
+      attributes: [
+        text("gen_ai.operation.name", "invoke_agent"),
+        text("gen_ai.agent.name", "bench"),
+        text("gen_ai.input.messages", JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Plan a trip" }] }])),
+      ],
+    });
+    for (let index = 1; index < perTrace; index += 1) {
+      const spanId = Buffer.from(hex(traceCounter * 1000 + index, 16), "hex");
+      const isModel = index % 2 === 1;
+      const attributes = isModel
+        ? [
+            text("gen_ai.operation.name", "chat"),
+            text("gen_ai.request.model", "bench-model"),
+            text(
+              "gen_ai.output.messages",
+              JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: `c${index}`, name: "lookup", arguments: { q: "x".repeat(120) } }] }]),
+            ),
+          ]
+        : [
+            text("gen_ai.operation.name", "execute_tool"),
+            text("gen_ai.tool.name", "lookup"),
+            text("gen_ai.tool.call.id", `c${index - 1}`),
+            text("gen_ai.tool.call.arguments", JSON.stringify({ q: "x".repeat(120) })),
+            text("gen_ai.tool.call.result", JSON.stringify({ answer: "y".repeat(200) })),
+          ];
+      spans.push({
+        traceId,
+        spanId,
+        parentSpanId: root,
+        name: isModel ? "chat bench-model" : "execute_tool lookup",
+        kind: 1,
+        startTimeUnixNano: at(index * 10),
+        endTimeUnixNano: at(index * 10 + 5),
+        status: { code: 1 },
+        attributes,
+      });
+    }
+  }
+  const message = ExportTraceServiceRequest.fromObject({
+    resourceSpans: [{ resource: { attributes: [text("service.name", "bench")] }, scopeSpans: [{ scope: { name: "bench" }, spans }] }],
+  });
+  return ExportTraceServiceRequest.encode(message).finish();
+}
+
+/** The records ingest writes for a request, planned on an empty database (the baseline's rows). */
+function recordsOf(body: Uint8Array): Array<{ run_id: string; seq: number; name: string; kind: string; payload: unknown }> {
+  const spans = decodeSpans(body, "protobuf").spans;
+  const traces = [...new Set(spans.map((span) => span.traceId))];
+  return traces.flatMap((traceId) => {
+    const plan = planTrace(
+      { traceId, version: 0, runIds: [], spans: [] },
+      spans.filter((span) => span.traceId === traceId),
+      new Map(),
+    );
+    return (plan.write?.runs ?? []).flatMap((run) =>
+      run.records.map((record) => ({ run_id: `${record.runId}-bare`, seq: record.seq, name: record.name, kind: record.kind, payload: record.payload })),
+    );
+  });
+}
+
+async function concurrently(work: (exporter: number) => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await Promise.all(Array.from({ length: EXPORTERS }, (_, exporter) => work(exporter)));
+  return performance.now() - started;
+}
+
+const ingestSpansPerSec: Benchmark = {
+  name: "ingestSpansPerSec",
+  async run(context) {
+    const url = await context.serverDatabase();
+    const store: Journal & { close(): Promise<void> } = await openStore({ url, poolSize: EXPORTERS });
+    const bare = postgres(url, { max: EXPORTERS, onnotice: () => undefined });
+    await bare`create table bare_records (like records including all)`;
+    const spansPerRound = EXPORTERS * REQUESTS_PER_EXPORTER * SPANS_PER_REQUEST;
+    const rounds = () => Array.from({ length: EXPORTERS }, () => Array.from({ length: REQUESTS_PER_EXPORTER }, request));
+    let recordsPerRound = 0;
+    const figures = await interleaved(
+      ROUNDS,
+      {
+        ingest: async () => {
+          const bodies = rounds();
+          const ms = await concurrently(async (exporter) => {
+            for (const body of bodies[exporter]!) {
+              const result = await ingestOtlp(store, { body, contentType: "application/x-protobuf" });
+              if (result.accepted !== SPANS_PER_REQUEST) throw new Error(`accepted ${result.accepted} of ${SPANS_PER_REQUEST} spans`);
+            }
+          });
+          return (spansPerRound / ms) * 1000;
+        },
+        insert: async () => {
+          const rows = rounds().map((bodies) => bodies.map(recordsOf));
+          recordsPerRound = rows.flat(2).length;
+          const ms = await concurrently(async (exporter) => {
+            for (const batch of rows[exporter]!) {
+              await bare.unsafe(
+                `insert into bare_records (run_id, seq, name, kind, payload) select run_id, seq, name, kind, payload from json_to_recordset($1::text::json) as x(run_id text, seq int, name text, kind text, payload json)`,
+                [JSON.stringify(batch)],
+              );
+            }
+          });
+          return (spansPerRound / ms) * 1000;
+        },
+      },
+      { warmup: 1 },
+    );
+    await bare.end();
+    await store.close();
+    return {
+      ingestSpansPerSec: figures.ingest,
+      bareInsertSpansPerSec: figures.insert,
+      ingestVsInsert: figures.ingest / figures.insert,
+      exporters: EXPORTERS,
+      spansPerRequest: SPANS_PER_REQUEST,
+      recordsPerRound,
+      rounds: ROUNDS,
+    };
+  },
+};
+
+export const otelBenchmarks: Benchmark[] = [ingestSpansPerSec];
