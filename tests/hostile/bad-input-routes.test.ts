@@ -96,7 +96,7 @@ describe.each(KINDS)("hostile input on the routes: $name", (kind) => {
   afterAll(async () => {
     // The routes share one store and job runner per process: close them so the next kind opens its own.
     const holder = globalThis as unknown as Record<symbol, unknown>;
-    if (Symbol.for("backtrack.inspector.jobs") in holder) (await jobRunner()).stop();
+    if (Symbol.for("backtrack.inspector.jobs") in holder) await (await jobRunner()).stop();
     await (await getStore()).close();
     for (const name of ["store", "jobs"]) delete holder[Symbol.for(`backtrack.inspector.${name}`)];
     await drop();
