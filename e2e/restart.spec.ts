@@ -25,7 +25,7 @@ function startServer(databaseUrl: string): ChildProcess {
 }
 
 async function healthy(request: APIRequestContext): Promise<void> {
-  await expect.poll(async () => (await request.get(`${base}/api/health`).catch(() => null))?.status() ?? 0, { timeout: 90_000 }).toBe(200);
+  await expect.poll(async () => (await request.get(`${base}/api/health`).catch(() => null))?.status() ?? 0, { timeout: 30_000 }).toBe(200);
 }
 
 /** Stops the server with `signal`; one that has not exited 5 s after a SIGTERM is killed. */
