@@ -8,8 +8,8 @@ export async function register(): Promise<void> {
   const { getStore } = await import("./app/_server/store");
   const { jobRunner } = await import("./app/_server/jobs");
   const { accessSettings } = await import("./app/_server/access");
-  // The job runner too: it marks the jobs a previous server process left unfinished as interrupted
-  // (a read-only inspector runs no jobs and leaves that to the servers that do).
+  // The job runner too: it takes queued jobs, and queues again those of a server process that
+  // died (a read-only inspector runs no jobs and leaves that to the servers and workers that do).
   const runner = accessSettings().readOnly ? Promise.resolve() : jobRunner();
   await Promise.all([getStore(), runner]).catch((error: unknown) => {
     // The pages show what to check; the server keeps running.

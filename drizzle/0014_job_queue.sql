@@ -10,10 +10,6 @@ ALTER TABLE "jobs" ADD COLUMN "run_id" text;
 --> statement-breakpoint
 CREATE INDEX "jobs_queue_idx" ON "jobs" USING btree ("created_at") WHERE "jobs"."status" = 'queued';
 --> statement-breakpoint
-CREATE INDEX "jobs_owner_idx" ON "jobs" USING btree ("owner") WHERE "jobs"."status" = 'running';
---> statement-breakpoint
-CREATE INDEX "jobs_run_idx" ON "jobs" USING btree ("run_id") WHERE "jobs"."status" in ('queued', 'running');
---> statement-breakpoint
 CREATE TABLE "workers" (
 	"worker_id" text PRIMARY KEY NOT NULL,
 	"role" text NOT NULL,

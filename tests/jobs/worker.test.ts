@@ -10,7 +10,8 @@ import { crashAt, SimulatedCrashError } from "@/lib/journal/faults";
 import { RUN_COMPLETE } from "@/lib/journal/names";
 import { PostgresWaker } from "@/lib/store/postgres-waker";
 import type { PostgresStore } from "@/lib/store/postgres-store";
-import { STORE_KINDS } from "../helpers/databases";
+import { runMain } from "../helpers/cli";
+import { embeddedFolder, STORE_KINDS } from "../helpers/databases";
 import { crashyAgent, sqlSink, type Sink } from "../recovery/fixtures";
 
 const SQL_KINDS = STORE_KINDS.filter((kind) => kind.name !== "memory");
@@ -62,5 +63,22 @@ describe.each(SQL_KINDS)("worker: $name", (kind) => {
     }
     expect(await store.client.query("SELECT run_id FROM leases WHERE holder LIKE $1", [`${worker.id}/%`])).toEqual([]);
     expect(await store.client.query("SELECT worker_id FROM workers WHERE worker_id = $1", [worker.id])).toEqual([]);
+  });
+});
+
+describe("backtrack worker: bad input", () => {
+  it("refuses an unknown job kind and a concurrency that is not a positive whole number (exit 2, one line)", async () => {
+    const folder = embeddedFolder();
+    try {
+      const unknown = await runMain(["worker", "--kinds", "replay,nope", "--db", folder.url]);
+      expect(unknown).toMatchObject({ code: 2, stdout: "" });
+      expect(unknown.stderr.trim()).toMatch(/^backtrack: --kinds: unknown job kind "nope" \(known: .*replay.*\)$/);
+      const zero = await runMain(["worker", "--concurrency", "0", "--db", folder.url]);
+      expect(zero.code).toBe(2);
+      expect(zero.stderr).toContain('--concurrency must be a positive whole number, got "0"');
+      expect(process.listenerCount("SIGTERM")).toBe(0);
+    } finally {
+      folder.remove();
+    }
   });
 });

@@ -62,13 +62,13 @@ export function registerWorker(program: Command): void {
     const concurrency = whole(options.concurrency ?? process.env.BACKTRACK_JOB_CONCURRENCY, "--concurrency");
     const kinds = options.kinds?.split(",").map((kind) => kind.trim());
     const timings = settings(process.env);
-    const stopping = stopSignal();
     await withStore(options, async (store) => {
       const registry = await loadRegistry(demoRegistry(), options.config);
       const known = Object.keys(jobHandlers(store, registry));
       const unknown = (kinds ?? []).filter((kind) => !known.includes(kind));
       if (kinds?.length === 0 || unknown.length > 0) throw new CliError(`--kinds: unknown job kind "${unknown[0] ?? ""}" (known: ${known.join(", ")})`);
       const log = (line: string) => printLine(`${new Date().toISOString()} ${line}`);
+      const stopping = stopSignal();
       const worker = new Worker({ store, registry, concurrency, kinds, ...timings, log });
       log(`worker ${worker.id} started on ${store.client.target} (kinds: ${(kinds ?? known).join(", ")}; concurrency ${worker.runner.info.concurrency})`);
       const signal = await stopping;

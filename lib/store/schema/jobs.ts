@@ -31,7 +31,8 @@ export const jobs = pgTable(
     runId: text("run_id"),
   },
   (table) => [
-    // Finding jobs whose owner stopped: unfinished ones by heartbeat.
+    // Finding jobs whose owner stopped: unfinished ones by heartbeat. It also serves the runs
+    // unfinished jobs drive and a worker's jobs: every index more is written on each claim.
     index("jobs_unfinished_idx")
       .on(table.heartbeatAt)
       .where(sql`${table.status} in ('queued', 'running')`),
@@ -39,12 +40,6 @@ export const jobs = pgTable(
     index("jobs_queue_idx")
       .on(table.createdAt)
       .where(sql`${table.status} = 'queued'`),
-    index("jobs_owner_idx")
-      .on(table.owner)
-      .where(sql`${table.status} = 'running'`),
-    index("jobs_run_idx")
-      .on(table.runId)
-      .where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
 
