@@ -195,6 +195,8 @@ export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel, type
 export { forkRun, forkPlan, reserveFork, driveFork, type ForkEdit, type ForkOptions, type ForkResult, type ForkRunOptions, type ForkPlan, type PlannedTool } from "./fork/index";
 /** Fork's errors, and the halt before an external tool in a fork. */
 export { ForkError, MissingModelError } from "./fork/index";
+/** Find the model decision that flips a run's outcome under another model (a scorer decides). */
+export { bisectRun, BisectError, type BisectFork, type BisectOptions, type BisectResult } from "./fork/index";
 export { ForkEffectHalt } from "./agent/pauses";
 /** What a tool declares it does to the world, and a fork's lineage. */
 export type { ToolEffects } from "./agent/tool";

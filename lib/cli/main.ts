@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
 import { registerFork } from "./commands/fork";
+import { registerBisect } from "./commands/bisect";
 import { registerMigrate } from "./commands/migrate";
 import { registerRecovery } from "./commands/recovery";
 import { registerRegression } from "./commands/regression";
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerFork(program);
   registerSuites(program);
   registerWorker(program);
+  registerBisect(program);
   return program;
 }
 

@@ -3,3 +3,4 @@ export { applyEdit, EDIT_TARGETS, type EditedRecord, type ForkEdit, type ForkEdi
 export { ForkError, MissingModelError } from "./errors";
 export { driveFork, forkRun, prepareFork, reserveFork, type ForkOptions, type ForkResult, type ForkRunOptions } from "./fork-run";
 export { forkPlan, type ForkPlan, type PlannedTool } from "./plan";
+export { bisectRun, BisectError, type BisectFork, type BisectOptions, type BisectResult } from "./bisect";

@@ -89,3 +89,34 @@ describe.each(targets)("backtrack fork: $name", (target) => {
     expect((await store.runs({ forkOf: "order-123", limit: 100 })).runs.length).toBe(before);
   });
 });
+
+describe("backtrack bisect", () => {
+  let store: PostgresStore;
+  let db: string;
+  let done: () => Promise<void>;
+  const cli = (args: string[]) => runMain([...args, "--db", db], { BACKTRACK_CONFIG: undefined, DATABASE_URL: undefined });
+
+  beforeAll(async () => {
+    ({ url: db, done } = await targets[0]!.open());
+    store = await openStore({ url: db });
+    await writeDemoRuns(store, "order-123");
+  });
+  afterAll(async () => {
+    await store.close();
+    await done();
+  });
+
+  it("finds the decision of order-123 that flips under demo/v2, and exits 2 for an unknown scorer", async () => {
+    const json = await cli(["bisect", "order-123", "--model", "demo/v2", "--scorer", "same-decisions", "--json"]);
+    expect(json.stderr).toBe("");
+    const result = JSON.parse(json.stdout) as { k: number; decisions: number; forks: Array<{ pass: boolean }> };
+    // demo/v2 words its final answer differently too: going live at the last decision still fails.
+    expect(result).toMatchObject({ k: 1, decisions: 2 });
+    expect(result.forks.length).toBeLessThanOrEqual(2);
+    const text = await cli(["bisect", "order-123", "--model", "demo/v2", "--scorer", "same-decisions"]);
+    expect(text.stdout).toContain("k = 1: decision 1 of 2");
+    const unknown = await cli(["bisect", "order-123", "--model", "demo/v2", "--scorer", "nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no scorer named "nope"');
+  });
+});
