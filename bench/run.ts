@@ -14,6 +14,7 @@ import { searchBenchmarks } from "./search";
 import { suiteBenchmarks } from "./suites";
 import { jobBenchmarks } from "./jobs";
 import { otelBenchmarks } from "./otel";
+import { forkBenchmarks } from "./fork";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
 const ALL: Benchmark[] = [
@@ -29,6 +30,7 @@ const ALL: Benchmark[] = [
   ...suiteBenchmarks,
   ...jobBenchmarks,
   ...otelBenchmarks,
+  ...forkBenchmarks,
 ];
 
 const wanted = process.argv.slice(2);
