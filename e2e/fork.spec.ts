@@ -126,3 +126,15 @@ test("the fork API: 202 with a job that ends done, and typed errors that write n
   const after = ((await (await request.get("/api/runs?forkOf=order-123&limit=500")).json()) as { runs: unknown[] }).runs.length;
   expect(after).toBe(before);
 });
+
+test("the diff of order-123 and its demo/v2 replay finds the step that flips it, as a job, and links the diff at k", async ({ page }) => {
+  await page.goto("/diff?a=order-123&b=order-123~v2");
+  const bisect = page.getByRole("group", { name: "Bisect" });
+  await expect(bisect.getByLabel("Scorer")).toHaveValue("same-decisions");
+  await bisect.getByRole("button", { name: "Find the step that flips it" }).click();
+  const progress = bisect.getByRole("status", { name: "Bisect progress" });
+  await expect(progress).toContainText("k = 1: decision 1 of 2", { timeout: 30_000 });
+  await bisect.getByRole("link", { name: "Open the diff at k" }).click();
+  await page.waitForURL(/\/diff\?a=order-123&b=order-123(?:~|%7E)fork-\d+&at=\d+/);
+  await expect(page.getByTestId("diff-rows").locator('[data-index="0"] .diff-status')).toHaveText("same (copied)");
+});

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { z } from "zod";
+import { accessSettings } from "@/app/_server/access";
 import { cachedDiff, type LoadedDiff } from "@/app/_server/diffs";
+import { serverRegistry } from "@/app/_server/registry";
 import { previewMetadata, serverSecretTest } from "@/app/_server/link-preview";
 import { runOutline } from "@/app/_server/outlines";
 import { pageStore } from "@/app/_server/page-store";
@@ -49,6 +51,16 @@ async function forkLineage(store: Journal, runA: RunSummary, runB: RunSummary): 
   return { at: from.at, edited: typeof payload?.edited === "object" && payload.edited !== null };
 }
 
+/** Bisect is offered on the diff of a run and its replay under a registry model, when jobs may run. */
+async function bisectOffer(store: Journal, runA: RunSummary, runB: RunSummary): Promise<{ model: string; scorers: string[] } | null> {
+  if (accessSettings().readOnly || runB.origin !== "replay") return null;
+  const header = (await store.record(runB.runId, "run:start"))?.payload as { model?: unknown; replayOf?: unknown } | undefined;
+  const registry = await serverRegistry().catch(() => null);
+  if (!registry || header?.replayOf !== runA.runId || typeof header.model !== "string") return null;
+  if (!registry.modelEntries().some((entry) => entry.name === header.model)) return null;
+  return { model: header.model, scorers: registry.scorerNames() };
+}
+
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** A shared diff link unfurls with its first divergence, from the same (cached) RunDiff the page renders. */
@@ -87,7 +99,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
   const at = initialRow(query.at, head, rows.length);
   const pageIndex = Math.floor(at / DIFF_PAGE);
   const outline = (run: typeof runA) => (run.recordCount <= INLINE_OUTLINE ? runOutline(run.runId, run).then((entries) => entries ?? null) : Promise.resolve(null));
-  const [outlineA, outlineB, lineage] = await Promise.all([outline(runA), outline(runB), forkLineage(store, runA, runB)]);
+  const [outlineA, outlineB, lineage, bisect] = await Promise.all([outline(runA), outline(runB), forkLineage(store, runA, runB), bisectOffer(store, runA, runB)]);
   return (
     <DiffView
       key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
@@ -106,6 +118,7 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
           outlineA,
           outlineB,
           lineage,
+          bisect,
         },
         { distinct: true },
       )}

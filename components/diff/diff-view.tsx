@@ -25,6 +25,7 @@ import { useTimelineKeys } from "../timeline-controls";
 import { DiffCharts } from "./diff-charts";
 import { DiffDetail } from "./diff-detail";
 import { DiffRows } from "./diff-rows";
+import { BisectButton } from "./bisect-button";
 import { diffParams } from "./diff-urls";
 import { prefetchEntries, useDiffEntry } from "./use-diff-data";
 import { SideCosts } from "../run/run-cost";
@@ -46,6 +47,8 @@ export interface DiffInitial {
   outlineB: OutlineEntry[] | null;
   /** B is a fork of A: where, and whether it edited the record there. */
   lineage: ForkLineageView | null;
+  /** B replays A under a registry model and the server may run jobs: bisect is offered. */
+  bisect: { model: string; scorers: string[] } | null;
 }
 
 const noop = () => {};
@@ -125,6 +128,7 @@ export function DiffView({ initial, secretKeys }: { initial: DiffInitial; secret
         <CopyButton label="Copy link" text={link} />
         <CopyButton label="Copy as Markdown" text={() => diffMarkdown(head, initial.first ?? undefined, link())} />
       </div>
+      {initial.bisect && head.divergentAt !== null ? <BisectButton runId={head.a} model={initial.bisect.model} scorers={initial.bisect.scorers} /> : null}
       <ul className="run-facts diff-summary" aria-label="Summary">
         <li>
           A <strong>{formatCount(head.pointsA)}</strong> decisions · B <strong>{formatCount(head.pointsB)}</strong> decisions

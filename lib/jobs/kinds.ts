@@ -22,6 +22,7 @@ import { driveBatch } from "../suites/run-suite";
 import type { StatusCounts } from "../suites/types";
 import type { JobHandler } from "./runner";
 import { FORK_JOB, forkJobHandler } from "./fork-job";
+import { BISECT_JOB, bisectJobHandler } from "./bisect-job";
 
 interface KindOptions {
   waker?: Waker;
@@ -165,5 +166,6 @@ export function jobHandlers(store: Journal, registry: Registry, options: KindOpt
       const report = await driveBatch({ journal: store, suites: suiteStore(store), registry, concurrency, signal }, request.batchId);
       return { batchId: request.batchId, ok: report.ok, counts: report.counts };
     },
+    [BISECT_JOB]: bisectJobHandler(store, registry),
   };
 }

@@ -5,6 +5,8 @@
 import { recoverySentence, resumeSentence } from "../recovery/actions";
 import { RECOVER_JOB, REPLAY_JOB, RESUME_JOB, type RecoverJobOutput, type ReplayJobInput, type ReplayJobOutput, type ResumeJobInput, type ResumeJobOutput } from "./kinds";
 import type { Job, JobStatus } from "./runner";
+import { BISECT_JOB, bisectSentence, type BisectJobInput } from "./bisect-job";
+import type { BisectResult } from "../fork/bisect";
 import { FORK_JOB, forkSentence, type ForkJobInput, type ForkJobOutput } from "./fork-job";
 
 export interface JobView {
@@ -46,6 +48,7 @@ function doneSentence(job: Job): string | undefined {
   if (job.output === null) return undefined;
   if (job.kind === RESUME_JOB) return resumeSentence(job.output as ResumeJobOutput);
   if (job.kind === RECOVER_JOB) return recoverySentence(job.output as RecoverJobOutput);
+  if (job.kind === BISECT_JOB) return bisectSentence(job.input as BisectJobInput, job.output as BisectResult);
   if (job.kind === FORK_JOB) return forkSentence(job.input as ForkJobInput, job.output as ForkJobOutput);
   if (job.kind === REPLAY_JOB) {
     const output = job.output as ReplayJobOutput;
