@@ -9,9 +9,21 @@ import { regressionBenchmarks } from "./regression";
 import { runsListBenchmarks } from "./runs-list";
 import { uiBenchmarks } from "./ui";
 import { apiLoadBenchmarks } from "./api-load";
+import { appendCostBenchmarks } from "./append-costs";
+import { concurrentBenchmarks } from "./concurrent";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
-const ALL: Benchmark[] = [...journalBenchmarks, ...sessionBenchmarks, ...recoveryBenchmarks, ...regressionBenchmarks, ...runsListBenchmarks, ...uiBenchmarks, ...apiLoadBenchmarks];
+const ALL: Benchmark[] = [
+  ...journalBenchmarks,
+  ...sessionBenchmarks,
+  ...recoveryBenchmarks,
+  ...regressionBenchmarks,
+  ...runsListBenchmarks,
+  ...uiBenchmarks,
+  ...apiLoadBenchmarks,
+  ...appendCostBenchmarks,
+  ...concurrentBenchmarks,
+];
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));

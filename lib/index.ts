@@ -165,3 +165,17 @@ export { REALIGN_MAX_EDITS, type RealignInfo } from "./inspect/realign";
 // ── backtrack.config.ts ──────────────────────────────────────────────────────────────────────
 /** The config file's shape, and applying one to a registry (loading the file is the CLI's and the server's). */
 export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel } from "./config/config";
+
+// ── retention ────────────────────────────────────────────────────────────────────────────────
+/** Prune runs and sessions idle for longer than a duration, once or on a schedule (BACKTRACK_RETENTION). */
+export {
+  pruneRuns,
+  parseDuration,
+  InvalidDurationError,
+  startRetention,
+  retentionFromEnv,
+  type PruneOptions,
+  type PruneResult,
+  type Retention,
+  type RetentionOptions,
+} from "./retention/index";

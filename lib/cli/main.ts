@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
 import { registerMigrate } from "./commands/migrate";
+import { registerPrune } from "./commands/prune";
 import { registerRecovery } from "./commands/recovery";
 import { registerRegression } from "./commands/regression";
 import { registerRuns } from "./commands/runs";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerDelete(program);
   registerMigrate(program);
   registerRecovery(program);
+  registerPrune(program);
   return program;
 }
 
