@@ -26,6 +26,8 @@ export function keptRunSql(run: string): string {
   return `EXISTS (SELECT 1 FROM records fork WHERE fork.name = 'run:start' AND ((fork.payload -> 'forkedFrom') ->> 'runId') = ${run}.run_id)`;
 }
 
+// The order is runs_started_idx (DESC NULLS LAST) read backwards, exactly: ASC NULLS LAST would
+// not match it, and the planner would sort the whole table (and JIT-compile that plan) per batch.
 // $1 cutoff, $2/$3 keyset position (started_at, run_id), $4 statuses as a JSON array or null,
 // $5 agent or null, $6 include kept runs, $7 batch size.
 const ROOTS = `
@@ -37,7 +39,7 @@ roots AS (
     AND ($4::text IS NULL OR r.status IN (SELECT json_array_elements_text($4::text::json)))
     AND ($5::text IS NULL OR r.agent = $5::text)
     AND ($6::boolean OR NOT ${keptRunSql("r")})
-  ORDER BY r.started_at, r.run_id
+  ORDER BY r.started_at ASC NULLS FIRST, r.run_id ASC NULLS FIRST
   LIMIT $7::int
 ), last_root AS (
   SELECT run_id, started_at FROM roots ORDER BY started_at DESC, run_id DESC LIMIT 1
