@@ -20,7 +20,7 @@ import type { JournalNotification } from "../journal/types";
 import type { SqlClient } from "./sql-client";
 
 /** How long a note may wait for others to share its NOTIFY. The live stream itself waits 100 ms. */
-export const NOTIFY_WINDOW_MS = 5;
+export const NOTIFY_WINDOW_MS = 25;
 /** PostgreSQL refuses a payload of 8,000 bytes or more; a batch payload stays under this. */
 const PAYLOAD_BYTES = 7_500;
 
