@@ -44,6 +44,7 @@ module.exports = {
     layer("memory", BELOW_SERVICES, "memory (AgentMemory implementations): the layers below; the port is in agent"),
     layer("config", BELOW_SERVICES, "config: the layers below; the registry is passed in, never the demo's"),
     layer("otel", BELOW_SERVICES, "otel (reserved): OTLP mapping onto journal records, framework-free"),
+    layer("retention", BELOW_SERVICES, "retention (prune old runs and sessions): the layers below, the store's batches included"),
     layer("regression", [...BELOW_SERVICES, "memory", "config"], "regression: the layers below, with memory (a replay's memory plan) and config"),
     layer("fork", [...SERVICES, "regression"], "fork (reserved): built on replay and the layers below"),
     layer("suites", [...SERVICES, "regression", "fork"], "suites (reserved): pinned runs checked by replay"),

@@ -15,6 +15,9 @@ import { suiteBenchmarks } from "./suites";
 import { jobBenchmarks } from "./jobs";
 import { otelBenchmarks } from "./otel";
 import { forkBenchmarks } from "./fork";
+import { appendCostBenchmarks } from "./append-costs";
+import { concurrentBenchmarks } from "./concurrent";
+import { scaleBenchmarks } from "./scale";
 import { round, withServerDatabases, type Benchmark } from "./harness";
 
 const ALL: Benchmark[] = [
@@ -31,12 +34,17 @@ const ALL: Benchmark[] = [
   ...jobBenchmarks,
   ...otelBenchmarks,
   ...forkBenchmarks,
+  ...appendCostBenchmarks,
+  ...concurrentBenchmarks,
 ];
 
-const wanted = process.argv.slice(2);
-const chosen = wanted.length === 0 ? ALL : ALL.filter((benchmark) => wanted.includes(benchmark.name));
+/** Slow ones (minutes, gigabytes): run only when named; `scale` names them all. */
+const OPT_IN: Benchmark[] = [...scaleBenchmarks];
+
+const wanted = process.argv.slice(2).flatMap((name) => (name === "scale" ? scaleBenchmarks.map((benchmark) => benchmark.name) : [name]));
+const chosen = wanted.length === 0 ? ALL : [...ALL, ...OPT_IN].filter((benchmark) => wanted.includes(benchmark.name));
 if (chosen.length === 0) {
-  process.stderr.write(`no benchmark named ${wanted.join(", ")}; known: ${ALL.map((benchmark) => benchmark.name).join(", ")}\n`);
+  process.stderr.write(`no benchmark named ${wanted.join(", ")}; known: ${[...ALL, ...OPT_IN].map((benchmark) => benchmark.name).join(", ")}\n`);
   process.exit(2);
 }
 

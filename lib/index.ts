@@ -206,3 +206,17 @@ export type { ForkedFrom } from "./journal/types";
 /** OTLP traces in (what POST /v1/traces runs) and a run out as OTLP/JSON, pushed to a collector if asked (docs/otel.md). */
 export { ingestOtlp, type IngestRequest, type IngestResult } from "./otel/ingest";
 export { exportRunOtlp, pushOtlp } from "./otel/export";
+
+// ── retention ────────────────────────────────────────────────────────────────────────────────
+/** Prune runs and sessions idle for longer than a duration, once or on a schedule (BACKTRACK_RETENTION). */
+export {
+  pruneRuns,
+  parseDuration,
+  InvalidDurationError,
+  startRetention,
+  retentionFromEnv,
+  type PruneOptions,
+  type PruneResult,
+  type Retention,
+  type RetentionOptions,
+} from "./retention/index";

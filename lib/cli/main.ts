@@ -9,6 +9,7 @@ import { registerDemo } from "./commands/demo";
 import { registerFork } from "./commands/fork";
 import { registerBisect } from "./commands/bisect";
 import { registerMigrate } from "./commands/migrate";
+import { registerPrune } from "./commands/prune";
 import { registerRecovery } from "./commands/recovery";
 import { registerRegression } from "./commands/regression";
 import { registerRuns } from "./commands/runs";
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerSuites(program);
   registerWorker(program);
   registerBisect(program);
+  registerPrune(program);
   return program;
 }
 

@@ -1,6 +1,8 @@
 /**
  * The append statements. Each is a whole append in one statement (one round trip, one commit):
- * it inserts the record at the next seq, keeps the run's summary row and notifies listeners.
+ * it inserts the record at the next seq and keeps the run's summary row. Listeners are notified
+ * after it, in batches (notify-batch.ts): a NOTIFY inside the append would serialise the commits
+ * of concurrent appends.
  *
  * Invariants:
  * - the first writer of a name wins: a second insert of (run_id, name) fails the unique key and the
@@ -10,7 +12,11 @@
  *   seq collide on the primary key and the loser tries again, so no seq is skipped or doubled;
  * - the summary row is written only when the record changes it (SummaryDelta.changesSummary, a run
  *   no longer running, or updated_at over a second old): most records (values, attempts) then
- *   write one row, not two. A run's length is read from the records, never from the summary row.
+ *   write one row, not two. A run's length is read from the records, never from the summary row;
+ * - statements that may write the summary say whether they did (`summarized`); for a second after
+ *   that, the caller may append a record that changes nothing in it with APPEND_INSERT_AT_SQL, a
+ *   bare INSERT, since the summary condition would be false anyway (unless another process set
+ *   the run's status meanwhile: the next write due within the second puts it right).
  *
  * Parameters: $1 run id, $2 name, $3 kind, $4 payload text, $5 agent, $6 parent run id, $7 input
  * text, $8 model turns, $9 tool calls, $10 input tokens, $11 output tokens, $12 status after the
@@ -21,8 +27,6 @@ import type { SummaryDelta } from "../journal/summary";
 import type { NewRecord } from "../journal/types";
 
 export const JOURNAL_CHANNEL = "backtrack_journal";
-
-const NOTIFY = `pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, $12::text)::text) AS notified`;
 
 /** When the summary row is written: the record changes it ($14), or the run is no longer running, or its row is a second old. */
 const SUMMARY_DUE = `($14::boolean OR r.status <> $12::text OR r.pause IS NOT NULL OR r.error IS NOT NULL
@@ -52,7 +56,7 @@ ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $15::int, $2::text, $3::text, $4::text::json)
   RETURNING seq, created_at
 )
-SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
+SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
 
 /**
  * APPEND_AT_SQL for the commonest record, one that changes nothing in the summary (a value, an
@@ -68,7 +72,13 @@ WITH summary AS (
   INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $5::int, $2::text, $3::text, $4::text::json)
   RETURNING seq, created_at
 )
-SELECT ins.seq, ins.created_at, pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, ins.seq, $3::text, 'running')::text) AS notified FROM ins`;
+SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
+
+/** APPEND_PLAIN_AT_SQL within a second of this process writing the run's summary row: the record
+ * alone, the same five parameters. */
+export const APPEND_INSERT_AT_SQL = `
+INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $5::int, $2::text, $3::text, $4::text::json)
+RETURNING seq, created_at`;
 
 /** The run's next seq is read from its records. No rows back means the run has no summary row (yet). */
 export const APPEND_SQL = `
@@ -79,7 +89,7 @@ ins AS (
   HAVING EXISTS (SELECT 1 FROM runs WHERE run_id = $1::text)
   RETURNING seq, created_at
 )
-SELECT ins.seq, ins.created_at, ${NOTIFY} FROM ins`;
+SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
 
 /** A run's first record (run:start, or any first write): creates the summary row; a run without
  * one has no records, so this record is seq 0. No rows back means another writer created it first. */
@@ -95,14 +105,17 @@ WITH created AS (
   SELECT $1::text, created.seq, $2::text, $3::text, $4::text::json FROM created
   RETURNING seq, created_at
 )
-SELECT ins.seq, ins.created_at, ${NOTIFY}, $14::boolean AS changes FROM ins`;
+SELECT ins.seq, ins.created_at, 1 AS summarized, $14::boolean AS changes FROM ins`;
 
 /** How an append finds its seq: given by the caller ("at"), new run ("first"), read from the run ("next"). */
 export type AppendPath = "at" | "first" | "next";
 
-/** The statement for one append along `path`, and its parameters (nextSeq is required for "at"). */
-export function appendStatement(path: AppendPath, record: NewRecord, payloadText: string, delta: SummaryDelta, nextSeq?: number): [string, unknown[]] {
-  if (path === "at" && !delta.changesSummary) return [APPEND_PLAIN_AT_SQL, [record.runId, record.name, record.kind, payloadText, nextSeq]];
+/**
+ * The statement for one append along `path`, and its parameters (nextSeq is required for "at").
+ * `summaryFresh`: this process wrote the run's summary row less than a second ago.
+ */
+export function appendStatement(path: AppendPath, record: NewRecord, payloadText: string, delta: SummaryDelta, nextSeq?: number, summaryFresh = false): [string, unknown[]] {
+  if (path === "at" && !delta.changesSummary) return [summaryFresh ? APPEND_INSERT_AT_SQL : APPEND_PLAIN_AT_SQL, [record.runId, record.name, record.kind, payloadText, nextSeq]];
   const params: unknown[] = [
     record.runId,
     record.name,

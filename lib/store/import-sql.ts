@@ -71,10 +71,15 @@ SELECT 1 / (CASE WHEN (SELECT count(*) FROM moved) = $3::int THEN 1 ELSE 0 END) 
 
 const DISCARD_SQL = `DELETE FROM import_staging WHERE import_id = $1::text`;
 
-// UNION (not UNION ALL) stops at a run already in the tree, so a parent cycle cannot loop.
-const DELETE_SQL = `
-WITH RECURSIVE tree AS (
-  SELECT run_id FROM runs WHERE run_id = $1::text
+/**
+ * The CTEs that delete the trees of the runs `roots` selects (a SELECT of run ids): the runs, their
+ * sub-agent runs, records, leases and timers, as gone_runs, gone_records, gone_leases, gone_timers.
+ * Used by deleteRun here and by prune's batches (retention-sql.ts); the caller writes WITH RECURSIVE.
+ */
+export function deleteTreesSql(roots: string): string {
+  // UNION (not UNION ALL) stops at a run already in the tree, so a parent cycle cannot loop.
+  return `tree AS (
+  ${roots}
   UNION
   SELECT r.run_id FROM runs r JOIN tree t ON r.parent_run_id = t.run_id
 ), gone_records AS (
@@ -85,7 +90,11 @@ WITH RECURSIVE tree AS (
   DELETE FROM timers WHERE run_id IN (SELECT run_id FROM tree) OR root_run_id IN (SELECT run_id FROM tree) RETURNING 1
 ), gone_runs AS (
   DELETE FROM runs WHERE run_id IN (SELECT run_id FROM tree) RETURNING run_id
-)
+)`;
+}
+
+const DELETE_SQL = `
+WITH RECURSIVE ${deleteTreesSql("SELECT run_id FROM runs WHERE run_id = $1::text")}
 SELECT (SELECT json_agg(run_id ORDER BY run_id) FROM gone_runs)::text AS runs,
        (SELECT count(*) FROM gone_records)::int AS records,
        (SELECT count(*) FROM gone_leases)::int AS leases,

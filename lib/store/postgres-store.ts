@@ -1,7 +1,8 @@
 /**
  * PostgresStore: the durable Journal on PostgreSQL (a server through postgres.js, or embedded
  * PGlite). The append statements and their invariants are in append-sql.ts: one statement per
- * append, first writer of a name wins, seq dense per run.
+ * append, first writer of a name wins, seq dense per run. Listeners hear of appends through
+ * notify-batch.ts, in this process's order: a status change first sends the appends' queued notes.
  */
 import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import { JournalBase, type JournalOptions } from "../journal/base";
@@ -40,13 +41,19 @@ import * as importing from "./import-sql";
 import * as staging from "./otel-sql";
 import { drizzleOver, type Database } from "./drizzle";
 import * as recovery from "./recovery-sql";
+import * as retention from "./retention-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
+import { NotificationBatcher } from "./notify-batch";
 import { records, runs } from "./schema/index";
 import { iso, UNIQUE_VIOLATION } from "./rows";
 import type { SqlClient } from "./sql-client";
 
 /** Tries of an append whose seq another writer took first (another process writing the same run). */
 const SEQ_RACE_RETRIES = 40;
+/** How long after writing a run's summary row a plain record skips it (append-sql.ts's SUMMARY_DUE). */
+const SUMMARY_FRESH_MS = 1_000;
+/** Runs whose summary write time is remembered; all are forgotten beyond it (they are only hints). */
+const REMEMBERED_SUMMARIES = 50_000;
 
 const STATUS_SQL = `
 WITH updated AS (
@@ -72,6 +79,9 @@ function pause(ms: number): Promise<void> {
 
 export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker {
   readonly db: Database;
+  private readonly notes: NotificationBatcher;
+  /** runId → when this process last wrote the run's summary row with status running (ms, this clock). */
+  private readonly summarizedAt = new Map<string, number>();
 
   constructor(
     readonly client: SqlClient,
@@ -79,6 +89,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   ) {
     super(options);
     this.db = drizzleOver(client);
+    this.notes = new NotificationBatcher(client, JOURNAL_CHANNEL);
   }
 
   protected async write(record: NewRecord, payloadText: string, nextSeq?: number): Promise<AppendResult> {
@@ -87,9 +98,9 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     // header starts a run (create its row first) and anything else reads the next seq from the run.
     let path: AppendPath = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
-      let rows: Array<{ seq: number; created_at: Date | string }>;
+      let rows: Array<{ seq: number; created_at: Date | string; summarized?: number }>;
       try {
-        const [text, params] = appendStatement(path, record, payloadText, delta, nextSeq);
+        const [text, params] = appendStatement(path, record, payloadText, delta, nextSeq, path === "at" && this.summaryFresh(record.runId));
         rows = await this.client.query(text, params, { prepare: true });
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -103,6 +114,8 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
       }
       const inserted = rows[0];
       if (inserted) {
+        this.noteSummary(record.runId, inserted.summarized, delta.status);
+        this.notes.add({ runId: record.runId, seq: Number(inserted.seq), kind: record.kind, status: delta.status });
         return {
           created: true,
           record: {
@@ -119,6 +132,28 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
       path = path === "first" ? "next" : "first";
     }
     throw new Error(`could not append "${record.name}" to run "${record.runId}" after ${SEQ_RACE_RETRIES} tries`);
+  }
+
+  private summaryFresh(runId: string): boolean {
+    const at = this.summarizedAt.get(runId);
+    return at !== undefined && performance.now() - at < SUMMARY_FRESH_MS;
+  }
+
+  /** Remembers a summary write that left the run running; any other outcome forgets the run. */
+  private noteSummary(runId: string, summarized: number | undefined, status: RunStatus): void {
+    if (summarized === undefined) return;
+    if (Number(summarized) === 0) return;
+    if (status !== "running") {
+      this.summarizedAt.delete(runId);
+      return;
+    }
+    if (this.summarizedAt.size >= REMEMBERED_SUMMARIES) this.summarizedAt.clear();
+    this.summarizedAt.set(runId, performance.now());
+  }
+
+  override restart(): void {
+    super.restart();
+    this.summarizedAt.clear();
   }
 
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
@@ -191,6 +226,9 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   }
 
   protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
+    // The appends' queued notes go first, so that no listener sees a record's note after the status it led to.
+    await this.notes.flush();
+    this.summarizedAt.delete(runId);
     await this.client.query(STATUS_SQL, [runId, patch.status, patch.pause ? JSON.stringify(patch.pause) : null, patch.error ?? null]);
   }
 
@@ -208,6 +246,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   async deleteRun(runId: string): Promise<DeleteResult> {
     const { runs, records, leases } = await importing.deleteRun(this.client, runId);
     this.forgetRuns(runs);
+    for (const gone of runs) this.summarizedAt.delete(gone);
     return { runs, records, leases };
   }
 
@@ -218,6 +257,20 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   async writeTraces(writes: readonly TraceWrite[]): Promise<void> {
     await staging.writeTraces(this.client, writes);
     this.forgetRuns(writes.flatMap((write) => write.runs.map((run) => run.runId)));
+  }
+
+  /** One batch of `prune` (lib/retention): old root runs deleted with their trees, or counted. */
+  async pruneRunBatch(query: retention.RunBatchQuery): Promise<retention.RunBatch> {
+    const batch = await retention.pruneRunBatch(this.client, query);
+    if (!query.dryRun) {
+      this.forgetRuns(batch.runs);
+      for (const gone of batch.runs) this.summarizedAt.delete(gone);
+    }
+    return batch;
+  }
+
+  pruneSessionBatch(query: { cutoff: Date; after: string; limit: number; dryRun: boolean }): Promise<retention.SessionBatch> {
+    return retention.pruneSessionBatch(this.client, query);
   }
 
   unfinishedRuns(query?: UnfinishedQuery): Promise<UnfinishedRun[]> {
@@ -243,23 +296,46 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
 
   async subscribe(listener: (note: JournalNotification) => void): Promise<() => Promise<void>> {
     return this.client.listen(JOURNAL_CHANNEL, (payload) => {
-      const note = parseNotification(payload);
-      if (note) listener(note);
+      for (const note of parseNotifications(payload)) listener(note);
     });
   }
 
+  /** Sends the notes of appends made so far now, not at the end of their window. */
+  flushNotifications(): Promise<void> {
+    return this.notes.flush();
+  }
+
   async close(): Promise<void> {
+    await this.notes.flush();
     await this.client.close();
   }
 }
 
+/** One note, `[runId, seq, kind, status]` (a status change, an import), as the channel carries it. */
 export function parseNotification(payload: string): JournalNotification | undefined {
   try {
-    const [runId, seq, kind, status] = JSON.parse(payload) as [string, number, string, RunStatus];
-    return { runId, seq, kind, status };
+    return toNote(JSON.parse(payload));
   } catch {
     return undefined;
   }
+}
+
+/** The notes of a payload: one note, or a batch of them (`[[runId, seq, kind, status], …]`). */
+export function parseNotifications(payload: string): JournalNotification[] {
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (!Array.isArray(parsed)) return [];
+    const notes = Array.isArray(parsed[0]) ? parsed.map(toNote) : [toNote(parsed)];
+    return notes.filter((note): note is JournalNotification => note !== undefined);
+  } catch {
+    return [];
+  }
+}
+
+function toNote(value: unknown): JournalNotification | undefined {
+  if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "number") return undefined;
+  const [runId, seq, kind, status] = value as [string, number, string, RunStatus];
+  return { runId, seq, kind, status };
 }
 
 function toRecord(runId: string, row: RecordRow): JournalRecord {

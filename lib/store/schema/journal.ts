@@ -64,7 +64,14 @@ export const records = pgTable(
     payload: json("payload").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.runId, table.seq] }), unique("records_run_name_key").on(table.runId, table.name)],
+  (table) => [
+    primaryKey({ columns: [table.runId, table.seq] }),
+    unique("records_run_name_key").on(table.runId, table.name),
+    // The run a fork was made from, per run:start header: prune keeps fork sources (lib/retention).
+    index("records_forked_from_idx")
+      .using("btree", sql`((${table.payload} -> 'forkedFrom') ->> 'runId')`)
+      .where(sql`${table.name} = 'run:start'`),
+  ],
 );
 
 /**
