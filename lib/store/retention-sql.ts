@@ -18,12 +18,14 @@ import type { SqlClient } from "./sql-client";
 
 /**
  * THE KEPT PREDICATE (one place; extend it here): runs that prune keeps unless told to include
- * them. Today: sources of forks, the runs that another run's run:start header names as
- * `forkedFrom.runId` (records_forked_from_idx). Pinned runs (suites) belong here as well.
+ * them: sources of forks (a run whose `forked_from` names it, or an older fork whose run:start
+ * header names it as `forkedFrom.runId`) and runs pinned into a regression suite (`suite_pins`).
  * `run` is the alias of the runs row being judged.
  */
 export function keptRunSql(run: string): string {
-  return `EXISTS (SELECT 1 FROM records fork WHERE fork.name = 'run:start' AND ((fork.payload -> 'forkedFrom') ->> 'runId') = ${run}.run_id)`;
+  return `(EXISTS (SELECT 1 FROM suite_pins pin WHERE pin.run_id = ${run}.run_id)
+    OR EXISTS (SELECT 1 FROM runs forked WHERE forked.forked_from = ${run}.run_id)
+    OR EXISTS (SELECT 1 FROM records fork WHERE fork.name = 'run:start' AND ((fork.payload -> 'forkedFrom') ->> 'runId') = ${run}.run_id))`;
 }
 
 // The order is runs_started_idx (DESC NULLS LAST) read backwards, exactly: ASC NULLS LAST would

@@ -81,4 +81,21 @@ describe("backtrack worker: bad input", () => {
       folder.remove();
     }
   });
+
+  it("refuses a BACKTRACK_RETENTION that is not a duration before it starts (exit 2, one line)", async () => {
+    const folder = embeddedFolder();
+    const previous = process.env.BACKTRACK_RETENTION;
+    process.env.BACKTRACK_RETENTION = "monthly";
+    try {
+      const result = await runMain(["worker", "--db", folder.url]);
+      expect(result).toMatchObject({ code: 2, stdout: "" });
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain("monthly");
+      expect(process.listenerCount("SIGTERM")).toBe(0);
+    } finally {
+      if (previous === undefined) delete process.env.BACKTRACK_RETENTION;
+      else process.env.BACKTRACK_RETENTION = previous;
+      folder.remove();
+    }
+  });
 });

@@ -160,6 +160,24 @@ describe.each(STORE_KINDS)("pruneRuns: $name", (kind) => {
   });
 });
 
+describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("pruning keeps pinned runs: $name", (kind) => {
+  it("keeps a run pinned into a suite unless kept runs are included", async () => {
+    const store = (await kind.open()) as PostgresStore;
+    try {
+      await writeRun(store, "old-pinned", { status: "complete" });
+      await writeRun(store, "old-loose", { status: "complete" });
+      await store.client.query("INSERT INTO suite_pins (suite, run_id, pinned_by) VALUES ('smoke', 'old-pinned', 'test')", []);
+      await pause(60);
+      const now = Date.now() + 1_000;
+      expect((await pruneRuns(store, { olderThan: 1_000, now })).runIds).toEqual(["old-loose"]);
+      expect(await ids(store)).toEqual(["old-pinned"]);
+      expect((await pruneRuns(store, { olderThan: 1_000, now, includeKept: true })).runIds).toEqual(["old-pinned"]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("pruning sessions: $name", (kind) => {
   it("removes sessions idle since before the cutoff with their events, and keeps the others", async () => {
     const store = (await kind.open()) as PostgresStore;

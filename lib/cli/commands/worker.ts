@@ -2,13 +2,16 @@
  * `backtrack worker [--concurrency N] [--kinds a,b] [--db URL] [--config PATH]`: a long-running
  * process that runs jobs from the shared queue, wakes sleeping runs, takes over runs whose lease
  * expired and drives unfinished runs nobody holds (lib/jobs/worker.ts). One line per action on
- * stdout. SIGTERM (or SIGINT) stops it within 10 s, its jobs and leases given back.
+ * stdout. SIGTERM (or SIGINT) stops it within 10 s, its jobs and leases given back. With
+ * BACKTRACK_RETENTION (e.g. `30d`) it also prunes older runs and sessions at start and once a day.
  */
 import type { Command } from "commander";
 import { loadRegistry } from "../../config/file";
 import { demoRegistry } from "../../demo/registry";
 import { jobHandlers } from "../../jobs/kinds";
 import { Worker, type WorkerOptions } from "../../jobs/worker";
+import type { Journal } from "../../journal/ports";
+import { pruneRuns, retentionFromEnv } from "../../retention/index";
 import { CliError, common, printLine, withStore, type CommonOptions } from "../context";
 
 interface WorkerCommandOptions extends CommonOptions {
@@ -34,6 +37,16 @@ function settings(env: NodeJS.ProcessEnv): Partial<WorkerOptions> {
     maxAttempts: whole(env.BACKTRACK_JOB_MAX_ATTEMPTS, "BACKTRACK_JOB_MAX_ATTEMPTS"),
     timeoutMs: whole(env.BACKTRACK_JOB_TIMEOUT_MS, "BACKTRACK_JOB_TIMEOUT_MS"),
     idleAfterMs: whole(env.BACKTRACK_WORKER_IDLE_MS, "BACKTRACK_WORKER_IDLE_MS"),
+  };
+}
+
+/** The daily prune of BACKTRACK_RETENTION (unset: none); a bad duration is bad input (exit 2) at start. */
+function retention(store: Journal, env: NodeJS.ProcessEnv): WorkerOptions["daily"] {
+  const olderThan = retentionFromEnv(env);
+  if (olderThan === undefined) return undefined;
+  return async () => {
+    const pruned = await pruneRuns(store, { olderThan });
+    return `retention: pruned ${pruned.runs} run(s), ${pruned.records} record(s) and ${pruned.sessions} session(s) older than ${env.BACKTRACK_RETENTION?.trim()}`;
   };
 }
 
@@ -68,8 +81,9 @@ export function registerWorker(program: Command): void {
       const unknown = (kinds ?? []).filter((kind) => !known.includes(kind));
       if (kinds?.length === 0 || unknown.length > 0) throw new CliError(`--kinds: unknown job kind "${unknown[0] ?? ""}" (known: ${known.join(", ")})`);
       const log = (line: string) => printLine(`${new Date().toISOString()} ${line}`);
+      const daily = retention(store, process.env);
       const stopping = stopSignal();
-      const worker = new Worker({ store, registry, concurrency, kinds, ...timings, log });
+      const worker = new Worker({ store, registry, concurrency, kinds, ...timings, daily, log });
       log(`worker ${worker.id} started on ${store.client.target} (kinds: ${(kinds ?? known).join(", ")}; concurrency ${worker.runner.info.concurrency})`);
       const signal = await stopping;
       log(`${signal}: stopping (running jobs get 5 s, then go back to the queue)`);
