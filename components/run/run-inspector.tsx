@@ -76,7 +76,7 @@ function RunHeader({ run, live, at, lastSeq, replay, record, recordedModel }: Ru
         {replay ? <ForkButton key={at} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
         {replay ? <PinButton runId={run.runId} /> : null}
         <CompareWith runId={run.runId} />
-        <CopyButton label="Copy link" text={() => linkHere(at)} />
+        <CopyButton label="Copy link" text={() => linkHere(run.runId, at)} />
       </div>
       <ul className="run-facts">
         <li>
@@ -109,11 +109,11 @@ function RunHeader({ run, live, at, lastSeq, replay, record, recordedModel }: Ru
   );
 }
 
-/** This view's link with the cursor at `at`: the other URL state (the chart tab, …) is kept. */
-function linkHere(at: number): string {
-  const url = new URL(window.location.href);
-  url.searchParams.set("at", String(at));
-  return url.toString();
+/** This view's link: the cursor first (the URL may not have caught up with it yet), then the rest of the view's URL state (search, chart view, filter, tab) as the URL has it. */
+function linkHere(runId: string, at: number): string {
+  const link = new URL(runHref(runId, at), window.location.origin);
+  for (const [name, value] of new URLSearchParams(window.location.search)) if (name !== "at") link.searchParams.set(name, value);
+  return link.toString();
 }
 
 /** Following a live run: a cursor on the last step stays on the last step as the run grows. */
