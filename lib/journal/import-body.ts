@@ -7,11 +7,26 @@
 import { BadInputError, ImportTooLargeError, LengthMismatchError } from "./errors";
 import { HTTP_IMPORT_LIMIT_BYTES } from "./import";
 
-export async function readImportBody(request: Request, limitBytes = HTTP_IMPORT_LIMIT_BYTES): Promise<string> {
+/** How a bounded read refuses: the caller's typed errors (an import's, an OTLP request's). */
+export interface BodyRefusals {
+  tooLarge(bytes: number, limitBytes: number): Error;
+  mismatch(declared: number, received: number): Error;
+  /** A Content-Length that is not a byte count; without it such a header is ignored. */
+  badLength?(header: string): Error;
+}
+
+/**
+ * A request's whole body, read as it streams in and stopped as soon as it passes `limitBytes`
+ * (declared or read); a body cut short of its Content-Length is refused too.
+ */
+export async function readBoundedBody(request: Request, limitBytes: number, refuse: BodyRefusals): Promise<Buffer> {
   const header = request.headers.get("content-length");
-  const declared = header === null ? undefined : Number(header);
-  if (declared !== undefined && !(Number.isInteger(declared) && declared >= 0)) throw new BadInputError(`Content-Length "${header}" is not a byte count`);
-  if (declared !== undefined && declared > limitBytes) throw new ImportTooLargeError(declared, limitBytes);
+  let declared = header === null ? undefined : Number(header);
+  if (header !== null && !(Number.isInteger(declared) && (declared as number) >= 0)) {
+    if (refuse.badLength) throw refuse.badLength(header);
+    declared = undefined;
+  }
+  if (declared !== undefined && declared > limitBytes) throw refuse.tooLarge(declared, limitBytes);
   const chunks: Uint8Array[] = [];
   let received = 0;
   if (request.body) {
@@ -20,11 +35,21 @@ export async function readImportBody(request: Request, limitBytes = HTTP_IMPORT_
       received += part.value.byteLength;
       if (received > limitBytes) {
         await reader.cancel();
-        throw new ImportTooLargeError(received, limitBytes);
+        throw refuse.tooLarge(received, limitBytes);
       }
       chunks.push(part.value);
     }
   }
-  if (declared !== undefined && received !== declared) throw new LengthMismatchError(declared, received);
-  return Buffer.concat(chunks).toString("utf8");
+  if (declared !== undefined && received !== declared) throw refuse.mismatch(declared, received);
+  return Buffer.concat(chunks);
+}
+
+const IMPORT_REFUSALS: BodyRefusals = {
+  tooLarge: (bytes, limitBytes) => new ImportTooLargeError(bytes, limitBytes),
+  mismatch: (declared, received) => new LengthMismatchError(declared, received),
+  badLength: (header) => new BadInputError(`Content-Length "${header}" is not a byte count`),
+};
+
+export async function readImportBody(request: Request, limitBytes = HTTP_IMPORT_LIMIT_BYTES): Promise<string> {
+  return (await readBoundedBody(request, limitBytes, IMPORT_REFUSALS)).toString("utf8");
 }

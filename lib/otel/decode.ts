@@ -5,6 +5,7 @@
  * Decompression is bounded by the same limit as the body, so a small gzip bomb is refused too.
  */
 import { gunzipSync } from "node:zlib";
+import { readBoundedBody, type BodyRefusals } from "../journal/import-body";
 import { OtlpBodyError, OtlpTooLargeError, UnsupportedMediaTypeError } from "./errors";
 import { ExportTraceServiceRequest } from "./proto";
 import type { Attributes, AttributeValue, OtelSpan, SpanEvent } from "./spans";
@@ -185,24 +186,12 @@ function valueOf(value: unknown, depth: number): AttributeValue {
   }
 }
 
+const OTLP_REFUSALS: BodyRefusals = {
+  tooLarge: (bytes, limitBytes) => new OtlpTooLargeError(bytes, limitBytes),
+  mismatch: (declared, received) => new OtlpBodyError(`the body is ${received} bytes but Content-Length said ${declared}`),
+};
+
 /** A request's whole body, refused above `limitBytes` (declared or read) and when cut short of its Content-Length. */
 export async function readOtlpBody(request: Request, limitBytes = OTLP_BODY_LIMIT_BYTES): Promise<Uint8Array> {
-  const header = request.headers.get("content-length");
-  const declared = header === null ? undefined : Number(header);
-  if (declared !== undefined && Number.isFinite(declared) && declared > limitBytes) throw new OtlpTooLargeError(declared, limitBytes);
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (let part = await reader.read(); !part.done; part = await reader.read()) {
-      received += part.value.byteLength;
-      if (received > limitBytes) {
-        await reader.cancel();
-        throw new OtlpTooLargeError(received, limitBytes);
-      }
-      chunks.push(part.value);
-    }
-  }
-  if (declared !== undefined && Number.isInteger(declared) && received !== declared) throw new OtlpBodyError(`the body is ${received} bytes but Content-Length said ${declared}`);
-  return new Uint8Array(Buffer.concat(chunks));
+  return new Uint8Array(await readBoundedBody(request, limitBytes, OTLP_REFUSALS));
 }
