@@ -3,8 +3,8 @@
  * It runs jobs from the shared queue (a JobRunner) and, in loops of short passes:
  * - wakes sleeping runs whose time has come (the durable timers: wakeDue);
  * - takes over runs whose lease expired (their holder died) as soon as it has;
- * - drives unfinished runs that nobody holds and nothing has written to for `idleAfterMs`
- *   (a process that drove them without a lease died).
+ * - drives unfinished runs that nobody holds, no wake-up waits for, and nothing has written to
+ *   for `idleAfterMs` (a process that drove them without a lease died).
  * Invariants: a run some unfinished job names is left to that job (its retry continues it); every
  * drive holds the run's lease under `<workerId>/<n>`, so /recovery shows what this worker holds;
  * stop() ends within about 10 s: passes are aborted (their leases released), running jobs get a
@@ -105,6 +105,8 @@ export class Worker {
     const idleAfterMs = options.idleAfterMs ?? 60_000;
     this.loop(options.sweepEveryMs ?? 5_000, async () => {
       const owned = await jobRuns(store.client);
+      // A run with a registered wake-up is the wake loop's, even once due: one action, one verb.
+      const timed = new Set((await waker.pending()).map((wake) => wake.rootRunId));
       const idleSince = Date.now() - idleAfterMs;
       return recover(store, resume, {
         ttlMs: this.ttlMs,
@@ -112,7 +114,8 @@ export class Worker {
         limit: PASS_LIMIT,
         waiting: "skip",
         // A run that failed fails again: it waits for a person (Recover now).
-        select: (run) => run.status !== "failed" && run.leaseHolder === null && !run.abandoned && !owned.has(run.runId) && Date.parse(run.updatedAt) < idleSince,
+        select: (run) =>
+          run.status !== "failed" && run.leaseHolder === null && !run.abandoned && !owned.has(run.runId) && !timed.has(run.runId) && Date.parse(run.updatedAt) < idleSince,
         signal,
         onProgress: report("drove"),
       });

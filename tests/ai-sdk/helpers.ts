@@ -40,15 +40,34 @@ export function streamed(reply: Reply): LanguageModelV3StreamPart[] {
 }
 
 /**
+ * A stream of `parts` that holds back everything after its first text delta until `gate` settles,
+ * so a test can look at the journal while the provider is still streaming (a stream without text
+ * is not held).
+ */
+function heldStream(parts: LanguageModelV3StreamPart[], gate: Promise<void>): ReadableStream<LanguageModelV3StreamPart> {
+  const first = parts.findIndex((part) => part.type === "text-delta");
+  const cut = first === -1 ? parts.length : first + 1;
+  return new ReadableStream({
+    async start(controller) {
+      for (const part of parts.slice(0, cut)) controller.enqueue(part);
+      if (first !== -1) await gate;
+      for (const part of parts.slice(cut)) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+/**
  * A mock model for generate and stream calls alike that answers by where the conversation is:
  * `replies[n]` when the prompt holds n tool messages (so a resumed run gets the same answers as
- * a fresh one). `calls` counts the provider calls.
+ * a fresh one). `calls` counts the provider calls. With `holdStreamsUntil`, a streamed answer
+ * stops after its first text delta until that promise settles.
  */
-export function scripted(replies: Reply[]): MockLanguageModelV3 & { calls: () => number } {
+export function scripted(replies: Reply[], options: { holdStreamsUntil?: Promise<void> } = {}): MockLanguageModelV3 & { calls: () => number } {
   let calls = 0;
-  const take = (options: LanguageModelV3CallOptions): Reply => {
+  const take = (call: LanguageModelV3CallOptions): Reply => {
     calls += 1;
-    const step = options.prompt.filter((message) => message.role === "tool").length;
+    const step = call.prompt.filter((message) => message.role === "tool").length;
     const reply = replies[step];
     if (!reply) throw new Error(`the mock model has no reply for step ${step} (${replies.length} scripted)`);
     return reply;
@@ -57,7 +76,10 @@ export function scripted(replies: Reply[]): MockLanguageModelV3 & { calls: () =>
     provider: "mock",
     modelId: "scripted-1",
     doGenerate: async (options) => generated(take(options)),
-    doStream: async (options) => ({ stream: simulateReadableStream({ chunks: streamed(take(options)), chunkDelayInMs: 1 }) }),
+    doStream: async (call) => {
+      const parts = streamed(take(call));
+      return { stream: options.holdStreamsUntil ? heldStream(parts, options.holdStreamsUntil) : simulateReadableStream({ chunks: parts, chunkDelayInMs: 1 }) };
+    },
   });
   return Object.assign(model, { calls: () => calls });
 }

@@ -87,7 +87,9 @@ describe.each(STORE_KINDS)("AI SDK runs on $name", (kind) => {
 
   it("streams streamText output as it arrives and journals the assembled message", async () => {
     const { tools, executions } = weatherTools();
-    const model = scripted(WEATHER_LOOP);
+    // The provider holds the rest of its answer until the test has looked at the journal.
+    let release: () => void = () => undefined;
+    const model = scripted(WEATHER_LOOP, { holdStreamsUntil: new Promise<void>((resolve) => (release = resolve)) });
     const result = streamText({
       model: journaled(model, { store, runId: "stream-1", agent: "weather-app" }),
       prompt: "Weather in Lisbon?",
@@ -97,10 +99,13 @@ describe.each(STORE_KINDS)("AI SDK runs on $name", (kind) => {
     const deltas: string[] = [];
     let recordsAtFirstDelta = -1;
     for await (const delta of result.textStream) {
-      if (deltas.length === 0) recordsAtFirstDelta = (await store.history("stream-1")).length;
+      if (deltas.length === 0) {
+        recordsAtFirstDelta = (await store.history("stream-1")).length;
+        release();
+      }
       deltas.push(delta);
     }
-    // The answer came as several deltas, the first before its own turn was journaled.
+    // The answer came as several deltas, the first while its own turn was still streaming, unjournaled.
     expect(deltas).toEqual(["Sunny ", "in ", "Lisbon, ", "24°C."]);
     expect(recordsAtFirstDelta).toBe(4);
     expect(executions).toHaveLength(1);

@@ -47,7 +47,7 @@ describe.each(SQL_KINDS)("worker: $name", (kind) => {
 
     const lines: string[] = [];
     const registry = new Registry().registerAgent({ name: "crashy", create: (journal) => crashyAgent(journal, sink) });
-    const worker = new Worker({ store, registry, leaseTtlMs: 600, heartbeatMs: 100, idleAfterMs: 0, wakeEveryMs: 100, sweepEveryMs: 200, log: (line) => lines.push(line) });
+    const worker = new Worker({ store, registry, leaseTtlMs: 600, heartbeatMs: 100, idleAfterMs: 0, wakeEveryMs: 900, sweepEveryMs: 100, log: (line) => lines.push(line) });
     try {
       const complete = async (runId: string) => (await store.record(runId, RUN_COMPLETE)) !== undefined;
       await expect.poll(async () => (await complete("sleeper")) && (await complete("abandoned")) && (await complete("idle")), { timeout: 20_000 }).toBe(true);
