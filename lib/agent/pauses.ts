@@ -88,25 +88,43 @@ export class Sleeping extends PauseSignal {
   }
 }
 
-/**
- * A tool was attempted (its `attempt` record exists) but no result was recorded: it may or may not
- * have run. Running it again could repeat a side effect, so the run halts for a human, unless the
- * tool declares `safety.idempotencyKey`.
- */
-export class ResumeHalt extends PauseSignal {
+/** A run stopped before a tool call whose going on needs a person: resolved by allowing it, giving its result or failing it. */
+abstract class HaltSignal extends PauseSignal {
   readonly reason = "halt" as const;
+  /** Which halt this is, when it is not the classic unknown outcome. */
+  protected readonly halt?: PauseState["halt"];
 
   constructor(
     runId: string,
     readonly recordName: string,
     readonly toolName: string,
     readonly args: unknown,
+    message: string,
   ) {
-    super(runId, `run "${runId}" halted: the outcome of ${toolName} is unknown (attempted, no result recorded)`);
+    super(runId, message);
   }
 
   state(): PauseState {
-    return { reason: "halt", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args };
+    return {
+      reason: "halt",
+      runId: this.runId,
+      name: this.recordName,
+      message: this.message,
+      toolName: this.toolName,
+      args: this.args,
+      ...(this.halt === undefined ? {} : { halt: this.halt }),
+    };
+  }
+}
+
+/**
+ * A tool was attempted (its `attempt` record exists) but no result was recorded: it may or may not
+ * have run. Running it again could repeat a side effect, so the run halts for a human, unless the
+ * tool declares `safety.idempotencyKey`.
+ */
+export class ResumeHalt extends HaltSignal {
+  constructor(runId: string, recordName: string, toolName: string, args: unknown) {
+    super(runId, recordName, toolName, args, `run "${runId}" halted: the outcome of ${toolName} is unknown (attempted, no result recorded)`);
   }
 }
 
@@ -115,19 +133,10 @@ export class ResumeHalt extends PauseSignal {
  * (no attempt was written). Resolved like a halt: "retry" allows it, "succeeded" gives its result,
  * "failed" tells the model it failed.
  */
-export class ForkEffectHalt extends PauseSignal {
-  readonly reason = "halt" as const;
+export class ForkEffectHalt extends HaltSignal {
+  protected override readonly halt = "fork_effect" as const;
 
-  constructor(
-    runId: string,
-    readonly recordName: string,
-    readonly toolName: string,
-    readonly args: unknown,
-  ) {
-    super(runId, `fork "${runId}" halted before ${toolName}: it has external effects; allow it, give its result or fail it`);
-  }
-
-  state(): PauseState {
-    return { reason: "halt", runId: this.runId, name: this.recordName, message: this.message, toolName: this.toolName, args: this.args, halt: "fork_effect" };
+  constructor(runId: string, recordName: string, toolName: string, args: unknown) {
+    super(runId, recordName, toolName, args, `fork "${runId}" halted before ${toolName}: it has external effects; allow it, give its result or fail it`);
   }
 }
