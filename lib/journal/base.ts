@@ -9,6 +9,7 @@
  * run anyway, and this way each knows the seq its predecessor took.
  */
 import { BadInputError, PayloadTooLargeError } from "./errors";
+import { forkRunId, renamedPayload } from "./fork-copy";
 import type { FaultPlan } from "./faults";
 import { RUN_START } from "./names";
 import type { DeleteResult, DoOptions, ForkCopy, ImportBatch, Journal } from "./ports";
@@ -230,7 +231,9 @@ export abstract class JournalBase implements Journal {
     const header = encodePayload({ runId: copy.newRunId, name: RUN_START, kind: "header", payload: copy.header }, this.payloadLimitBytes);
     if (!copy.edited) return { header };
     validateKeys(copy.newRunId, copy.edited.name);
-    return { header, edited: encodePayload({ runId: copy.newRunId, ...copy.edited }, this.payloadLimitBytes) };
+    // The edited record names the fork's copies of its sub-agent runs, as the copied records do (fork-copy.ts).
+    const payload = renamedPayload(copy.edited, (runId) => forkRunId(copy.sourceRunId, copy.newRunId, runId));
+    return { header, edited: encodePayload({ runId: copy.newRunId, ...copy.edited, payload }, this.payloadLimitBytes) };
   }
 
   /** Forget everything known of these runs (deleted, or replaced by an import): names and last seqs. */

@@ -24,6 +24,7 @@ import type {
   UnfinishedRun,
 } from "./ports";
 import { RUN_START } from "./names";
+import { forkRunId, renamedPayload, startedSubAgents } from "./fork-copy";
 import { summaryDelta } from "./summary";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
@@ -273,7 +274,8 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     if (!source) throw new RunNotFoundError(copy.sourceRunId);
     const now = this.now();
     const header: JournalRecord = { runId: copy.newRunId, seq: 0, name: RUN_START, kind: "header", payload: JSON.parse(texts.header), createdAt: now };
-    const copied = source.records.slice(1, copy.at).map((record) => ({ ...structuredClone(record), runId: copy.newRunId }));
+    const rename = (runId: string) => forkRunId(copy.sourceRunId, copy.newRunId, runId);
+    const copied = source.records.slice(1, copy.at).map((record) => this.copiedRecord(record, rename));
     const edited = copy.edited && texts.edited !== undefined ? [{ runId: copy.newRunId, seq: copy.at, ...copy.edited, payload: JSON.parse(texts.edited), createdAt: now }] : [];
     const records = [header, ...copied, ...edited];
     const summary: RunSummary = { ...emptySummary(copy.newRunId, now), origin: "fork", forkedFrom: { runId: copy.sourceRunId, at: copy.at } };
@@ -290,9 +292,39 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     summary.recordCount = records.length;
     summary.lastSeq = records.length - 1;
     this.data.set(copy.newRunId, { summary, records, byName: new Map(records.map((record) => [record.name, record])) });
-    this.forgetRuns([copy.newRunId]);
+    const children = this.copySubAgents(startedSubAgents(source.records.slice(1, copy.at)), rename);
+    this.forgetRuns([copy.newRunId, ...children]);
     this.notify({ runId: copy.newRunId, seq: summary.lastSeq, kind: "fork", status: "running" });
     return { created: true };
+  }
+
+  private copiedRecord(record: JournalRecord, rename: (runId: string) => string): JournalRecord {
+    const cloned = structuredClone(record);
+    return { ...cloned, runId: rename(record.runId), payload: renamedPayload(cloned, rename) };
+  }
+
+  /** Copies the sub-agent runs named (renamed) and theirs, whole, as fork.ts's rules say; returns their new ids. */
+  private copySubAgents(named: string[], rename: (runId: string) => string): string[] {
+    const copiedIds: string[] = [];
+    for (let index = 0; index < named.length; index += 1) {
+      const sourceId = named[index]!;
+      // Only the source's own sub-agent runs are copied (their ids carry its prefix).
+      const child = rename(sourceId) === sourceId ? undefined : this.data.get(sourceId);
+      if (!child) continue;
+      const records = child.records.map((record) => this.copiedRecord(record, rename));
+      const { summary } = child;
+      const copiedSummary: RunSummary = {
+        ...structuredClone(summary),
+        runId: rename(summary.runId),
+        parentRunId: summary.parentRunId === null ? null : rename(summary.parentRunId),
+        origin: "fork",
+        forkedFrom: null,
+      };
+      this.data.set(copiedSummary.runId, { summary: copiedSummary, records, byName: new Map(records.map((record) => [record.name, record])) });
+      copiedIds.push(copiedSummary.runId);
+      named.push(...startedSubAgents(child.records));
+    }
+    return copiedIds;
   }
 
   async deleteRun(runId: string): Promise<DeleteResult> {

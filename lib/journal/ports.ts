@@ -247,7 +247,10 @@ export function isTraceStaging(store: unknown): store is TraceStaging {
 export interface ForkCopy {
   sourceRunId: string;
   newRunId: string;
-  /** Records [1, at) of the source are copied as they are (seq, name, kind, payload, created_at); seq 0 is `header`. */
+  /**
+   * Records [1, at) of the source are copied as they are (seq, name, kind, payload, created_at);
+   * seq 0 is `header`. The sub-agent runs they started are copied whole, renamed (fork-copy.ts).
+   */
   at: number;
   /** The fork's run:start payload (the source's, with `forkedFrom`). */
   header: unknown;

@@ -52,7 +52,7 @@ describe.each(STORE_KINDS)("forkRun: $name", (kind) => {
 
   beforeAll(async () => {
     store = await kind.open();
-    await writeDemoRuns(store, "order-123");
+    await writeDemoRuns(store, "order-123", "trip-42");
   });
   afterAll(async () => {
     await store.close();
@@ -86,6 +86,38 @@ describe.each(STORE_KINDS)("forkRun: $name", (kind) => {
     expect(diff.divergentAt).toBe(1);
     expect(diff.steps[1]?.detail.seqB).toBe(at);
     expect(await storedRecords(store, "order-123")).toBe(before);
+  });
+
+  it("copies the sub-agent runs started before the step, renamed, and leaves those after it to run live", async () => {
+    const sourceParent = await storedRecords(store, "trip-42");
+    const sourceChild = await storedRecords(store, "trip-42.t0c0");
+    const source = await store.history("trip-42");
+    const signal = source.find((record) => record.kind === "signal")!;
+    const after = source.find((record) => record.kind === "model" && record.seq > signal.seq)!;
+    const late = await forkRun(store, "trip-42", { at: after.seq, edit: { kind: "text", text: "Plan: take the night train." }, registry, newRunId: "trip-42~late" });
+    expect(late).toMatchObject({ status: "complete" });
+    // The copy of the researcher's run hangs under the fork, whole, and the fork's records name it.
+    expect(await store.run("trip-42~late.t0c0")).toMatchObject({ parentRunId: "trip-42~late", origin: "fork", agent: "researcher", status: "complete" });
+    const child = await store.history("trip-42.t0c0");
+    const copiedChild = await store.history("trip-42~late.t0c0");
+    expect(copiedChild.map(({ runId: _runId, payload, ...rest }) => ({ ...rest, payload }))).toEqual(
+      child.map(({ runId: _runId, payload, ...rest }) => ({ ...rest, payload: rest.kind === "header" ? { ...(payload as object), parentRunId: "trip-42~late" } : payload })),
+    );
+    const forked = await store.history("trip-42~late");
+    expect(forked[signal.seq]?.payload).toMatchObject({ type: "subagent", childRunId: "trip-42~late.t0c0" });
+    const result = forked.find((record) => record.kind === "tool_result")!.payload as ToolResultPayload;
+    expect(result.childRunIds).toEqual(["trip-42~late.t0c0"]);
+    expect(result.result).toEqual((source.find((record) => record.kind === "tool_result")!.payload as ToolResultPayload).result);
+    // Forked before the research call was made, the researcher runs again, live, under the fork.
+    const attempt = source.find((record) => record.kind === "attempt")!;
+    const early = await forkRun(store, "trip-42", { at: attempt.seq, registry, allowEffects: true, newRunId: "trip-42~early" });
+    expect(early).toMatchObject({ status: "complete" });
+    expect(await store.run("trip-42~early.t0c0")).toMatchObject({ parentRunId: "trip-42~early", origin: "agent", status: "complete" });
+    // The sources are untouched; deleting a fork removes its copies with it.
+    expect(await storedRecords(store, "trip-42")).toBe(sourceParent);
+    expect(await storedRecords(store, "trip-42.t0c0")).toBe(sourceChild);
+    expect((await store.deleteRun("trip-42~late")).runs).toEqual(["trip-42~late", "trip-42~late.t0c0"]);
+    expect(await store.run("trip-42.t0c0")).toMatchObject({ parentRunId: "trip-42", status: "complete" });
   });
 
   it("refuses bad forks with typed errors and writes nothing", async () => {
