@@ -1,7 +1,8 @@
 /**
  * Search inside one run. A record is searched as its redacted text (`searchText`): its name, its
- * kind and its payload's JSON after redactSecrets, so a search can never match, count or quote a
- * value the server hides. A query is a case-insensitive substring, or a regular expression written
+ * kind and its payload after redactSecrets, written in JSON's shape with strings unescaped (what
+ * the user sees, not the journal's escapes), so a search can never match, count or quote a value
+ * the server hides. A query is a case-insensitive substring, or a regular expression written
  * `/…/` (flags after the closing slash: only `i`).
  *
  * Invariants: regular expressions are a safe subset (no back-references, no lookaround, no
@@ -109,9 +110,26 @@ function checkSafePattern(query: string, source: string): void {
   }
 }
 
-/** The text a record is searched as: name, kind and payload JSON, with secrets redacted first. */
+/** The text a record is searched as: name, kind and payload as shown text, with secrets redacted first. */
 export function searchText(record: Pick<JournalRecord, "name" | "kind" | "payload">, redaction: RedactOptions = {}): string {
-  return `${record.name}\n${record.kind}\n${JSON.stringify(redactSecrets(record.payload, redaction)) ?? ""}`;
+  return `${record.name}\n${record.kind}\n${shownText(redactSecrets(record.payload, redaction))}`;
+}
+
+/**
+ * A JSON value written as JSON's shape (`{"key":value}`, so `/"isError":true/` still matches) but
+ * with strings as they are, not escaped: a search finds what the user sees (`"hi"`, `C:\temp`, a
+ * newline, a tab), never the journal's escapes (`\"hi\"`, `C:\\temp`, `\n`). Like JSON.stringify,
+ * undefined members are left out and undefined array items are null.
+ */
+function shownText(value: unknown, depth = 0): string {
+  if (typeof value === "string") return `"${value}"`;
+  if (typeof value !== "object" || value === null) return value === undefined ? "" : String(JSON.stringify(value) ?? "null");
+  // redactSecrets already replaced anything deeper than its own limit.
+  if (depth > 256) return "";
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : shownText(item, depth + 1))).join(",")}]`;
+  const members: string[] = [];
+  for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== "function") members.push(`"${key}":${shownText(item, depth + 1)}`);
+  return `{${members.join(",")}}`;
 }
 
 /** Characters of context on each side of a hit's excerpt. */

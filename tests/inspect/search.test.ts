@@ -110,6 +110,21 @@ describe.each(STORE_KINDS)("search cache: $name", (kind) => {
     expect(reads).toEqual([{ from: 6, limit: 4 }]);
     expect(await cache.source("no-such-run")).toBeUndefined();
   });
+
+  it("finds text the journal holds JSON-escaped as the user sees it: quotes, backslashes, newlines, tabs, non-ASCII", async () => {
+    const payload = { step: "escaped", value: { note: 'She said "hi"', path: "C:\\temp\\out", lines: "first line\nsecond line", cells: "a\tb", arrow: "café → bar" } };
+    await store.append({ runId: "escapes", name: "escaped", kind: "value", payload });
+    const records = await store.history("escapes");
+    const source = (await new SearchCache(store).source("escapes"))!;
+    for (const query of ['said "hi"', "C:\\temp\\out", "line\nsecond", "a\tb", "café → bar", '/said "hi"/']) {
+      expect(searchRecords(records, query).seqs, query).toEqual([0]);
+      expect(searchSource(source, parseSearchQuery(query)).seqs, query).toEqual([0]);
+    }
+    const hit = searchRecords(records, 'said "hi"').hits[0]!;
+    expect(hit.excerpt.slice(hit.matchStart, hit.matchEnd)).toBe('said "hi"');
+    // The escapes themselves are not what the user sees.
+    expect(searchRecords(records, '\\"hi').total).toBe(0);
+  });
 });
 
 describe("backtrack search", () => {
