@@ -6,6 +6,8 @@
 import type { ApprovalPayload, ModelPayload, ToolResultPayload, ValuePayload } from "../agent/payloads";
 import { RUN_COMPLETE, userMessageName } from "../journal/names";
 import type { JournalRecord, RecordKind } from "../journal/types";
+import type { RedactOptions } from "../inspect/redact";
+import { restoreSecrets } from "./secrets";
 
 /** What replaces (or, for `user_message`, comes before) the record at `at`. */
 export type ForkEdit =
@@ -42,10 +44,16 @@ export interface EditedRecord {
   payload: unknown;
 }
 
-/** The edit's record at `at`, or a reason it does not fit `record` (the source's record at `at`). */
-export function applyEdit(record: JournalRecord, edit: ForkEdit): EditedRecord | { refused: string } {
-  const target = EDIT_TARGETS[edit.kind];
-  if (record.kind !== target) return { refused: `a "${edit.kind}" edit fits a ${target} record, and step ${record.seq} is a ${record.kind} record ("${record.name}")` };
+/**
+ * The edit's record at `at`, or a reason it does not fit `record` (the source's record at `at`).
+ * A redaction marker left in the edit (the editor starts from the redacted record) keeps the
+ * recorded secret there (lib/fork/secrets.ts); `redaction` must be the one the record was shown with.
+ */
+export function applyEdit(record: JournalRecord, asked: ForkEdit, redaction: RedactOptions = {}): EditedRecord | { refused: string } {
+  const target = EDIT_TARGETS[asked.kind];
+  if (record.kind !== target) return { refused: `a "${asked.kind}" edit fits a ${target} record, and step ${record.seq} is a ${record.kind} record ("${record.name}")` };
+  const edit = withSecrets(record, asked, redaction);
+  if ("refused" in edit) return edit;
   const original = record.payload;
   const edited = { original };
   switch (edit.kind) {
@@ -88,4 +96,36 @@ function editModel(record: JournalRecord, edit: Extract<ForkEdit, { kind: "text"
   if (position === undefined) return { refused: `model turn "${record.name}" has ${calls.length} tool call(s); there is no call ${which} to give arguments to` };
   const parts = content.map((part, index) => (index === position ? { ...part, args: edit.args } : part));
   return { name: record.name, kind: "model", payload: { ...payload, message: { ...payload.message, content: parts }, edited } };
+}
+
+/** What an edit's value replaces in the record, where a marker left in it takes its secret from. */
+function recordedCounterpart(record: JournalRecord, edit: ForkEdit): unknown {
+  const payload = (record.payload ?? {}) as Record<string, unknown>;
+  const content = Array.isArray((payload.message as { content?: unknown } | undefined)?.content)
+    ? ((payload.message as { content: unknown[] }).content as Array<Record<string, unknown>>)
+    : [];
+  switch (edit.kind) {
+    case "result":
+      return payload.result;
+    case "value":
+      return payload.value;
+    case "text":
+      // The editor starts from the turn's text parts joined (components/run/fork-edit.ts).
+      return content.flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : [])).join("");
+    case "args":
+      return content.filter((part) => part.type === "tool-call")[edit.call ?? 0]?.args;
+    case "error":
+    case "approval":
+    case "user_message":
+      // Nothing recorded stands where these go: a marker in them has no secret to keep.
+      return undefined;
+  }
+}
+
+function withSecrets(record: JournalRecord, edit: ForkEdit, redaction: RedactOptions): ForkEdit | { refused: string } {
+  const field = ({ result: "result", value: "value", text: "text", args: "args", error: "error", user_message: "text", approval: "reason" } as const)[edit.kind];
+  const asked = (edit as Record<string, unknown>)[field];
+  if (asked === undefined) return edit;
+  const restored = restoreSecrets(asked, recordedCounterpart(record, edit), redaction);
+  return "refused" in restored ? restored : ({ ...edit, [field]: restored.value } as ForkEdit);
 }

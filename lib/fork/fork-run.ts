@@ -20,6 +20,7 @@ import { BadInputError, RunExistsError, RunNotFoundError } from "../journal/erro
 import { attemptName, RUN_START } from "../journal/names";
 import { isForker, type ForkCopy, type Journal } from "../journal/ports";
 import type { ForkedFrom, JournalRecord, PauseState, RunStatus } from "../journal/types";
+import type { RedactOptions } from "../inspect/redact";
 import { applyEdit, type EditedRecord, type ForkEdit } from "./edits";
 import { ForkError, MissingModelError } from "./errors";
 
@@ -35,6 +36,8 @@ export interface ForkOptions {
   newRunId?: string;
   /** Let external tools run after `at` without a person's leave (default: they halt, `fork_effect`). */
   allowEffects?: boolean;
+  /** How the record at `at` was shown redacted (the server's secret keys): a marker left in the edit keeps the recorded secret. */
+  redaction?: RedactOptions;
 }
 
 export interface ForkRunOptions extends ForkOptions {
@@ -75,14 +78,14 @@ async function recordAt(store: Journal, runId: string, at: number): Promise<Jour
 }
 
 /** What the edit writes at `at`; a bare tool result cannot be re-run from its own step. */
-async function editedRecord(store: Journal, runId: string, record: JournalRecord, edit: ForkEdit | undefined): Promise<EditedRecord | undefined> {
+async function editedRecord(store: Journal, runId: string, record: JournalRecord, edit: ForkEdit | undefined, redaction?: RedactOptions): Promise<EditedRecord | undefined> {
   if (!edit) {
     if (record.kind !== "tool_result") return undefined;
     const attempt = await store.record(runId, attemptName(record.name.replace(/:result$/, "")));
     const where = attempt ? `fork at its attempt (step ${attempt.seq}) to run the call again` : "give an edit";
     throw new ForkError(runId, record.seq, `step ${record.seq} is the result of a call that was attempted before it; edit the result, or ${where}`);
   }
-  const edited = applyEdit(record, edit);
+  const edited = applyEdit(record, edit, redaction);
   if ("refused" in edited) throw new ForkError(runId, record.seq, edited.refused);
   if (edited.name !== record.name && (await store.record(runId, edited.name))) {
     throw new ForkError(runId, record.seq, `the run already has a record "${edited.name}"`);
@@ -112,7 +115,7 @@ export async function prepareFork(store: Journal, sourceRunId: string, options: 
   if (!isForker(store)) throw new BadInputError("this store cannot fork runs (it has no copyForFork)");
   const header = await sourceHeader(store, sourceRunId);
   const record = await recordAt(store, sourceRunId, options.at);
-  const edited = await editedRecord(store, sourceRunId, record, options.edit);
+  const edited = await editedRecord(store, sourceRunId, record, options.edit, options.redaction);
   const { model, name } = forkModel(sourceRunId, header, options);
   if (!options.registry?.hasAgent(header.agent)) throw new ForkError(sourceRunId, options.at, `its agent "${header.agent}" is not registered, so nothing can drive the fork`);
   const agent = options.registry.agent(header.agent, store, model);

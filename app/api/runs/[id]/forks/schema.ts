@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ForkOptions } from "@/lib/fork/fork-run";
 import type { ForkEdit } from "@/lib/fork/edits";
 import type { Registry } from "@/lib/agent/registry";
+import { serverSecretKeys } from "@/app/_server/redaction";
 
 const TEXT = 100_000;
 
@@ -34,5 +35,7 @@ export function forkOptions(body: ForkBody, registry: Registry): ForkOptions {
     ...(body.edit ? { edit: body.edit as ForkEdit } : {}),
     ...(body.model ? { model: body.model } : {}),
     allowEffects: body.allowEffects === true,
+    // The dialog's editor starts from the record as this server redacted it.
+    redaction: { isSecret: serverSecretKeys() },
   };
 }
