@@ -9,16 +9,21 @@ import { Registry } from "../agent/registry";
 import { scriptedModel } from "../agent/scripted";
 import { tool } from "../agent/tool";
 
-const step = tool({
-  name: "step",
-  description: "Take one step.",
-  effects: "none",
-  input: z.object({ i: z.number(), alt: z.boolean().optional() }),
-  execute: ({ i }) => ({ done: i }),
-});
+const stepTool = (effects: "none" | "external") =>
+  tool({
+    name: "step",
+    description: "Take one step.",
+    effects,
+    input: z.object({ i: z.number(), alt: z.boolean().optional() }),
+    execute: ({ i }) => ({ done: i }),
+  });
 
-/** The models `count/base` and `count/flip` and the agent `counter` for a run of `decisions` model turns. */
-export function bisectRegistry(decisions: number, flip: number): Registry {
+/**
+ * The models `count/base` and `count/flip` and the agent `counter` for a run of `decisions` model
+ * turns. `effects: "external"` makes its tool external, so a fork halts before it (fork_effect).
+ */
+export function bisectRegistry(decisions: number, flip: number, options: { effects?: "none" | "external" } = {}): Registry {
+  const step = stepTool(options.effects ?? "none");
   const script = (alternative: boolean) =>
     scriptedModel(alternative ? "count/flip" : "count/base", (_request, turn) =>
       turn < decisions - 1 ? { toolCalls: [{ name: "step", args: alternative && turn === flip ? { i: turn, alt: true } : { i: turn } }] } : { text: "done" },

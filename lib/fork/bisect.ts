@@ -5,13 +5,15 @@
  * for i = n (nothing live). Bisect keeps fail(lo) and pass(hi) and halves the gap, so it makes at
  * most ⌈log2 n⌉ + 1 forks (the first checks that going live from the start fails), and returns
  * the last decision whose going live still fails: `k`, where the outcome flips.
- * The forks stay in the journal (listed in the result) for inspection.
+ * The forks stay in the journal (listed in the result) for inspection. A fork that halts before a
+ * tool (ForkEffectHalt, ResumeHalt) without having decided differently first is not a flip: bisect
+ * refuses with BisectHaltError rather than report the halt as the step that differs.
  */
 import type { Registry } from "../agent/registry";
 import { runScorer, type ScoreResult } from "../agent/scorers";
 import { BacktrackError } from "../journal/errors";
 import type { Journal } from "../journal/ports";
-import type { DiffDetail } from "../inspect/diff";
+import type { DiffDetail, RunDiff } from "../inspect/diff";
 import { diffRuns } from "../regression/diff-runs";
 import { forkRun } from "./fork-run";
 
@@ -63,6 +65,38 @@ export class BisectError extends BacktrackError {
   }
 }
 
+/**
+ * A fork bisect made halted before a tool (an external one without `allowEffects`, or one whose
+ * outcome is unknown) instead of running to its end. A halt is not a behaviour flip: the fork did
+ * not decide differently, it stopped, so it cannot be scored and bisect stops rather than report it.
+ */
+export class BisectHaltError extends BisectError {
+  constructor(
+    runId: string,
+    readonly decision: number,
+    readonly at: number,
+    readonly forkRunId: string,
+    readonly toolName: string,
+    readonly halt: "fork_effect" | "unknown_outcome",
+  ) {
+    super(
+      runId,
+      `the fork live from decision ${decision} (step ${at}, run "${forkRunId}") halted before ${toolName} (${halt === "fork_effect" ? "an external tool, which forks do not run without allowEffects" : "its outcome is unknown"}); a halt is not a behaviour flip, so it cannot be scored${halt === "fork_effect" ? "; allow effects (--allow-effects) if repeating the tool is harmless" : ""}`,
+    );
+  }
+}
+
+/**
+ * Whether a halted fork differs from the run only by its halt: it parts nowhere, or first where
+ * its tool did not run (`no_result`) or its records end. A fork whose live model decided
+ * differently before it halted did flip, and is scored as any fork.
+ */
+function onlyHalted(diff: RunDiff): boolean {
+  const first = diff.divergentAt === null ? undefined : diff.steps[diff.divergentAt];
+  if (first?.status !== "changed") return true;
+  return first.kind === "tool" && first.detail.statusB === "no_result";
+}
+
 async function score(store: Journal, options: BisectOptions, a: string, b: string): Promise<ScoreResult> {
   return runScorer(options.registry.scorer(options.scorer), await diffRuns(store, a, b));
 }
@@ -88,6 +122,9 @@ export async function bisectRun(store: Journal, runId: string, options: BisectOp
   const tryFrom = async (decision: number): Promise<BisectFork> => {
     const at = seqs[decision] as number;
     const forked = await forkRun(store, runId, { at, model: options.model, registry: options.registry, allowEffects: options.allowEffects === true });
+    if (forked.pause?.reason === "halt" && onlyHalted(await diffRuns(store, runId, forked.newRunId))) {
+      throw new BisectHaltError(runId, decision, at, forked.newRunId, forked.pause.toolName ?? "a tool", forked.pause.halt ?? "unknown_outcome");
+    }
     const verdict = await score(store, options, runId, forked.newRunId);
     const fork: BisectFork = { runId: forked.newRunId, decision, at, pass: verdict.pass, ...(verdict.reason ? { reason: verdict.reason } : {}) };
     forks.push(fork);

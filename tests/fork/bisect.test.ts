@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bisectRun } from "@/lib/fork";
+import { BisectHaltError } from "@/lib/fork/bisect";
 import { bisectRegistry } from "@/lib/fork/bisect-fixture";
 import { isBacktrackError } from "@/lib/journal/errors";
 import type { Journal } from "@/lib/journal/ports";
@@ -45,5 +46,18 @@ describe.each(STORE_KINDS)("bisectRun: $name", (kind) => {
     expect(isBacktrackError(same, "bad_fork")).toBe(true);
     const unknown = await bisectRun(store, "count-same", { model: "count/flip", scorer: "nope", registry }).catch((error: unknown) => error);
     expect(isBacktrackError(unknown, "not_found")).toBe(true);
+  });
+
+  it("refuses a fork that only halted before an external tool: a halt is not a flip", async () => {
+    const registry = bisectRegistry(6, 4, { effects: "external" });
+    await registry.agent("counter", store).run("count-external", "count");
+    const halted = await bisectRun(store, "count-external", { model: "count/flip", scorer: "same-decisions", registry }).catch((error: unknown) => error);
+    expect(halted).toBeInstanceOf(BisectHaltError);
+    expect(isBacktrackError(halted, "bad_fork")).toBe(true);
+    expect(halted).toMatchObject({ runId: "count-external", decision: 0, toolName: "step", halt: "fork_effect" });
+    expect((halted as Error).message).toContain("a halt is not a behaviour flip");
+    // With effects allowed the forks run to their end, and the real flip is found.
+    const found = await bisectRun(store, "count-external", { model: "count/flip", scorer: "same-decisions", registry, allowEffects: true });
+    expect(found.k).toBe(4);
   });
 });

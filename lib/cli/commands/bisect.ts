@@ -1,7 +1,7 @@
 /**
  * `backtrack bisect`: which model decision flips a run under another model, by forking it at
  * most ⌈log2 n⌉ + 1 times (lib/fork/bisect.ts). Exit 0 when found, 2 on bad input (a run that
- * fails its own scorer, or that nothing flips).
+ * fails its own scorer, that nothing flips, or whose fork only halted before a tool).
  */
 import type { Command } from "commander";
 import { loadRegistry } from "../../config/file";
@@ -28,7 +28,7 @@ export function registerBisect(program: Command): void {
       .description("find the model decision that flips a run's outcome under another model (forks at most ⌈log2 n⌉ + 1 times)")
       .requiredOption("--model <name>", "the registry model the forks go live under (demo/v2, or one from backtrack.config.ts)")
       .requiredOption("--scorer <name>", "a scorer from backtrack.config.ts, or same-decisions (passes when no decision differs)")
-      .option("--allow-effects", "let the forks run tools with external effects (default: they halt before them)")
+      .option("--allow-effects", "let the forks run tools with external effects (default: they halt before them, and bisect stops: a halt is not a flip)")
       .option("--config <path>", "a backtrack.config.ts registering models, agents and scorers (default: ./backtrack.config.ts, BACKTRACK_CONFIG)"),
   ).action(async (runId: string, options: BisectCliOptions) => {
     const registry = await loadRegistry(demoRegistry(), options.config);
