@@ -93,6 +93,8 @@ export class Drive implements SagaHost {
   private saga = false;
   /** A fork without `allowEffects`: its external tools halt before they run (ForkEffectHalt). */
   private holdEffects = false;
+  /** The run idempotency keys are derived from: this one, or for a fork the first run of its chain (HeaderPayload.idempotencyRunId). */
+  keyRunId: string;
 
   constructor(
     private readonly agent: DrivenAgent,
@@ -105,6 +107,7 @@ export class Drive implements SagaHost {
     this.signal = options.signal ?? new AbortController().signal;
     this.waker = options.waker;
     this.rootRunId = options.rootRunId ?? runId;
+    this.keyRunId = runId;
   }
 
   get tools(): ReadonlyMap<string, AnyTool> {
@@ -143,6 +146,7 @@ export class Drive implements SagaHost {
     const header = await this.start(input);
     this.saga = header.saga === true;
     this.holdEffects = header.forkedFrom !== undefined && header.allowEffects !== true;
+    this.keyRunId = header.idempotencyRunId ?? header.forkedFrom?.runId ?? this.runId;
     if (this.saga && this.recorded.has(SAGA_ABORT)) return rollback(this, { reason: "resumed after a saga failure" });
     try {
       return await this.turns(header);
@@ -310,7 +314,7 @@ export class Drive implements SagaHost {
     if (approval && !approval.approved) {
       return this.finishCall(name, call, { result: { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, isError: true });
     }
-    const idempotencyKey = stableHash({ runId: this.runId, call: name, tool: call.toolName, args });
+    const idempotencyKey = stableHash({ runId: this.keyRunId, call: name, tool: call.toolName, args });
     const retrySafe = definition.safety?.idempotencyKey === true || definition.effects === "idempotent";
     if (this.holdEffects && !this.recorded.has(attemptName(name)) && effectsOf(definition) === "external") {
       const held = await this.forkEffect(name, call, args);

@@ -17,6 +17,12 @@ export interface HeaderPayload {
   forkedFrom?: { runId: string; at: number };
   /** A fork whose external tools may run without a person's leave (see ForkEffectHalt). */
   allowEffects?: boolean;
+  /**
+   * For a fork: the run its idempotency keys are derived from, the first run of its fork chain, so
+   * a call the fork repeats (same call, tool and arguments) carries the original's key and an
+   * external tool can tell it is the same call. Forks written before it derive from `forkedFrom.runId`.
+   */
+  idempotencyRunId?: string;
 }
 
 export interface ModelPayload {

@@ -63,6 +63,8 @@ export class SagaTrip extends Error {
 
 export interface SagaHost extends CallHost {
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /** The run idempotency keys are derived from (a fork's chain's first run; else runId). */
+  readonly keyRunId?: string;
   records(): JournalRecord[];
 }
 
@@ -104,7 +106,7 @@ async function compensate(host: SagaHost, definition: AnyTool, call: string, pay
     // Another driver is compensating this call right now: its outcome is unknown to us.
     if (!created && !definition.safety?.idempotencyKey) throw new ResumeHalt(host.runId, `${name}:attempt`, definition.name, payload.args);
   }
-  const idempotencyKey = stableHash({ runId: host.runId, compensate: call, args: payload.args });
+  const idempotencyKey = stableHash({ runId: host.keyRunId ?? host.runId, compensate: call, args: payload.args });
   let outcome: CompensationOutcome;
   try {
     await definition.compensate?.(

@@ -7,7 +7,9 @@
  * - the copy is one step of the store (Forker.copyForFork): the fork exists whole or not at all,
  *   and creating it is how its id is claimed (`<source>~fork-<n>`, the first free n);
  * - the fork's run:start is the source's with `forkedFrom: { runId, at }` and the model that
- *   drives it after `at`; nothing is written under the source's id.
+ *   drives it after `at`; nothing is written under the source's id;
+ * - a call the fork makes again live keeps the original run's idempotency key (the header's
+ *   `idempotencyRunId`, the chain's first run), so an external tool can dedupe it.
  */
 import type { Agent, RunResult } from "../agent/agent";
 import type { AgentEvent } from "../agent/events";
@@ -120,7 +122,14 @@ export async function prepareFork(store: Journal, sourceRunId: string, options: 
   if (!options.registry?.hasAgent(header.agent)) throw new ForkError(sourceRunId, options.at, `its agent "${header.agent}" is not registered, so nothing can drive the fork`);
   const agent = options.registry.agent(header.agent, store, model);
   const { replayOf: _replayOf, ...kept } = header;
-  const forkHeader: HeaderPayload = { ...kept, model: name, forkedFrom: { runId: sourceRunId, at: options.at }, ...(options.allowEffects ? { allowEffects: true } : {}) };
+  const forkHeader: HeaderPayload = {
+    ...kept,
+    model: name,
+    forkedFrom: { runId: sourceRunId, at: options.at },
+    // A fork of a fork keeps the first run's: every run of the chain gives a repeated call one key.
+    idempotencyRunId: header.idempotencyRunId ?? sourceRunId,
+    ...(options.allowEffects ? { allowEffects: true } : {}),
+  };
   const copy = { sourceRunId, at: options.at, header: forkHeader, ...(edited ? { edited } : {}) };
   return { copy, header: forkHeader, agent, model, modelName: name };
 }

@@ -189,4 +189,36 @@ describe.each(STORE_KINDS)("forkRun: $name", (kind) => {
     expect(text.result?.text).toBe("All done.");
     expect(await refusal(forkRun(store, "order-123", { at: source.length - 1, edit: { kind: "value", value: 1 }, registry }))).toBe("bad_fork");
   });
+
+  it("runs a repeated call live with the original run's idempotency key, through a fork of a fork; changed arguments get a new key", async () => {
+    const keys: string[] = [];
+    const charge = tool({
+      name: "chargeCard",
+      description: "Charge an order.",
+      input: z.object({ orderId: z.string(), amount: z.number() }),
+      execute: ({ orderId, amount }, context) => (keys.push(context.idempotencyKey), { charged: amount, orderId, receipt: `rcpt-${orderId}-${amount}` }),
+    });
+    const keyed = new Registry()
+      .registerModel({ name: "demo/v1", create: () => demoModel("v1") })
+      .registerAgent({ name: "billing", create: (journal, model) => new Agent({ name: "billing", model: model ?? demoModel("v1"), store: journal, tools: [charge] }) });
+    await keyed.agent("billing", store).run("keyed-order", "Please charge order 55.");
+    const source = await store.history("keyed-order");
+    const attempt = source.find((record) => record.kind === "attempt")!;
+    const original = (attempt.payload as { idempotencyKey: string }).idempotencyKey;
+    expect(keys).toEqual([original]);
+
+    const again = await forkRun(store, "keyed-order", { at: attempt.seq, registry: keyed, allowEffects: true });
+    expect(again.status).toBe("complete");
+    const twice = await forkRun(store, again.newRunId, { at: attempt.seq, registry: keyed, allowEffects: true });
+    expect(twice.status).toBe("complete");
+    expect(keys).toEqual([original, original, original]);
+    for (const runId of [again.newRunId, twice.newRunId]) {
+      expect(((await store.record(runId, attempt.name))?.payload as { idempotencyKey: string }).idempotencyKey).toBe(original);
+    }
+
+    const model = source.find((record) => record.kind === "model")!;
+    await forkRun(store, "keyed-order", { at: model.seq, edit: { kind: "args", args: { orderId: "55", amount: 1 } }, registry: keyed, allowEffects: true });
+    expect(keys).toHaveLength(4);
+    expect(keys[3]).not.toBe(original);
+  });
 });
