@@ -60,6 +60,20 @@ describe.each(targets)("backtrack fork: $name", (target) => {
     expect(JSON.stringify((await store.record(out.newRunId, "run:complete"))?.payload)).toContain("I could not charge order 123: card declined.");
   });
 
+  it("puts the new run's cost in fork --json and replay --json, as show --json computes it", async () => {
+    const at = (await store.history("order-123")).findIndex((record) => record.kind === "tool_result");
+    type Costed = { newRunId: string; costUsd: number | null; cost: { costUsd: number | null; byModel: Array<{ model: string; inputTokens: number; outputTokens: number }> } };
+    const forked = JSON.parse((await cli(["fork", "order-123", "--at", String(at), "--error", "card declined", "--json"])).stdout) as Costed;
+    const replayed = JSON.parse((await cli(["replay", "order-123", "--model", "demo/v2", "--json"])).stdout) as Costed;
+    for (const out of [forked, replayed]) {
+      const shown = JSON.parse((await cli(["show", out.newRunId, "--json"])).stdout) as Omit<Costed, "newRunId">;
+      expect(out.costUsd).toBeGreaterThan(0);
+      expect(out.costUsd).toBe(shown.costUsd);
+      expect(out.cost).toEqual(shown.cost);
+      expect(out.cost.byModel[0]?.inputTokens).toBeGreaterThan(0);
+    }
+  });
+
   it("halts before chargeCard without --allow-effects (exit 0, paused) and runs it with the flag", async () => {
     const at = (await store.history("order-123")).findIndex((record) => record.kind === "model");
     const held = await cli(["fork", "order-123", "--at", String(at), "--args", '{"orderId":"123","amount":900}', "--json"]);

@@ -12,6 +12,7 @@ import { forkRun } from "../../fork/fork-run";
 import { forkPlan, type ForkPlan } from "../../fork/plan";
 import { parseFiniteJson } from "../../journal/jsonl";
 import { diffRuns } from "../../regression/diff-runs";
+import { runCostFields } from "./show";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, withStore, type CommonOptions } from "../context";
 import { summaryLine } from "./regression";
 
@@ -108,6 +109,7 @@ export function registerFork(program: Command): void {
           status: forked.status,
           plan: plan.tools,
           diff: { summary: diff.summary, divergentAt: diff.divergentAt },
+          ...(await runCostFields(store, forked.newRunId)),
           ...(forked.pause ? { pause: forked.pause } : {}),
           ...(forked.error ? { error: forked.error } : {}),
         });

@@ -16,6 +16,7 @@ import { demoRegistry } from "../../demo/registry";
 import { isBacktrackError } from "../../journal/errors";
 import { matchingRuns, type parseRunFilter } from "../../suites/bulk";
 import { exactlyOne } from "./transfer";
+import { runCostFields } from "./show";
 import { CliError, common, EXIT_CHECK_FAILED, printJson, printLine, table, withStore, type CommonOptions } from "../context";
 
 interface ReplayOptions extends CommonOptions {
@@ -154,6 +155,7 @@ export function registerRegression(program: Command): void {
           newRunId: replayed.newRunId,
           model: replayed.model,
           diff: { summary: diff.summary, divergentAt: diff.divergentAt },
+          ...(await runCostFields(store, replayed.newRunId)),
           ...(replayed.pause ? { pause: replayed.pause } : {}),
           ...(replayed.memoryStripped ? { memoryStripped: replayed.memoryStripped } : {}),
         });

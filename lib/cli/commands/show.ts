@@ -23,7 +23,7 @@ async function load(store: PostgresStore, runId: string) {
 const READ_ONLY = { readOnly: true };
 
 /** The kept price table with the config's and the demo's prices on top (a config that fails to load leaves the table alone, with a warning). */
-async function prices(): Promise<PriceTable> {
+export async function prices(): Promise<PriceTable> {
   try {
     return priceTable((await loadRegistry(demoRegistry())).prices());
   } catch (error) {
@@ -111,4 +111,10 @@ export function registerShow(program: Command): void {
       READ_ONLY,
     );
   });
+}
+
+/** A run's `costUsd` and `cost` as `show --json` gives them: what other commands' JSON adds for the run they wrote. */
+export async function runCostFields(store: Pick<PostgresStore, "history">, runId: string) {
+  const cost = costOfRecords(await store.history(runId), await prices());
+  return { costUsd: cost.costUsd, cost };
 }
