@@ -125,3 +125,36 @@ describe("documentation links", () => {
     expect(readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length).toBeLessThanOrEqual(200);
   });
 });
+
+/**
+ * Table rows whose cell count differs from their table's header: an unescaped `|` inside a cell
+ * (even inside a code span, GitHub splits the cell there) is written `\|`.
+ */
+function splitTableRows(text: string): string[] {
+  const problems: string[] = [];
+  let width: number | undefined;
+  proseLines(text).forEach((line, index) => {
+    const row = line.trim();
+    if (!row.startsWith("|")) {
+      width = undefined;
+      return;
+    }
+    const cells = row.match(/(?<!\\)\|/g)?.length ?? 0;
+    if (width === undefined) width = cells;
+    else if (cells !== width) problems.push(`line ${index + 1}: ${cells - 1} cells where the header has ${width - 1}`);
+  });
+  return problems;
+}
+
+describe("documentation tables", () => {
+  it("escape every | inside a cell, so no row splits into extra cells", () => {
+    const problems = markdownFiles().flatMap((file) => splitTableRows(readFileSync(file, "utf8")).map((problem) => `${relative(ROOT, file)} ${problem}`));
+    expect(problems).toEqual([]);
+  });
+
+  it("finds a row split by a bare | and accepts an escaped one", () => {
+    const table = (cell: string) => `| a | b |\n| - | - |\n| x | ${cell} |\n`;
+    expect(splitTableRows(table("`one | two`"))).toEqual(["line 3: 3 cells where the header has 2"]);
+    expect(splitTableRows(table("`one \\| two`"))).toEqual([]);
+  });
+});
