@@ -2,7 +2,7 @@
 import "server-only";
 import { OutlineCache } from "@/lib/inspect/outline-cache";
 import type { OutlineEntry } from "@/lib/inspect/outline";
-import { extendTimeline, timelineOf, type Timeline } from "@/lib/inspect/timeline";
+import { extendTimelineInSlices, timelineOf, type Timeline } from "@/lib/inspect/timeline";
 import type { RunSummary } from "@/lib/journal/types";
 import { processWide, processWideStart } from "./process-wide";
 import { getStore } from "./store";
@@ -10,7 +10,12 @@ import { giveWay } from "./windows";
 
 /** Timelines kept: building one for a 200,000-record run costs tens of milliseconds, extending it little. */
 const KEPT_TIMELINES = 8;
-const TIMELINE_SLICE = 20_000;
+
+interface KeptTimeline {
+  /** How many outline entries the build was asked for (it may hold more). */
+  through: number;
+  timeline: Promise<Timeline>;
+}
 
 export async function runOutline(runId: string, run?: RunSummary): Promise<OutlineEntry[] | undefined> {
   // Small pages: each page read is turned into outline entries in one stretch of the server's thread.
@@ -18,32 +23,28 @@ export async function runOutline(runId: string, run?: RunSummary): Promise<Outli
   return cache.outline(runId, run);
 }
 
-/** The run's timeline through at least `run.lastSeq`, or undefined for an unknown run. Shared: callers must not change it. */
+/**
+ * The run's timeline through at least `run.lastSeq`, or undefined for an unknown run. Shared:
+ * callers must not change it. Concurrent requests share one build, kept before anything is awaited
+ * (ten requests for a cold run must not build it ten times over); a failed build is not kept.
+ */
 export async function runTimeline(runId: string, run?: RunSummary): Promise<Timeline | undefined> {
   const entries = await runOutline(runId, run);
   if (!entries) return undefined;
-  const kept = processWide("timelines", () => new Map<string, Promise<Timeline>>());
-  const previous = await kept.get(runId)?.catch(() => undefined);
-  if (previous && previous.entries.length >= entries.length) return previous;
-  // Concurrent requests share one build; a failed one is not kept.
-  const building = extendInSlices(previous && previous.entries.length <= entries.length ? previous : timelineOf([]), entries);
-  kept.delete(runId);
-  kept.set(runId, building);
-  building.catch(() => kept.get(runId) === building && kept.delete(runId));
-  while (kept.size > KEPT_TIMELINES) kept.delete(kept.keys().next().value as string);
-  return building;
-}
-
-/** `timeline` extended through `entries`, a slice at a time, giving way between slices (200,000 entries are a long stretch of work). */
-async function extendInSlices(start: Timeline, entries: readonly OutlineEntry[]): Promise<Timeline> {
-  let timeline = start;
-  while (timeline.entries.length < entries.length) {
-    const from = timeline.entries.length;
-    const next = extendTimeline(timeline, entries.slice(from, from + TIMELINE_SLICE));
-    // extendTimeline stops at a gap in the seqs: what it has is all there is.
-    if (next.entries.length === from) break;
-    timeline = next;
-    if (timeline.entries.length < entries.length) await giveWay();
+  const kept = processWide("timelines", () => new Map<string, KeptTimeline>());
+  let entry = kept.get(runId);
+  if (!entry || entry.through < entries.length) {
+    const through = entries.length;
+    const previous = entry?.timeline.catch(() => undefined) ?? Promise.resolve(undefined);
+    // Built on the last timeline (or its build), a slice at a time, giving way between slices.
+    const timeline = previous.then((last) => extendTimelineInSlices(last && last.entries.length <= through ? last : timelineOf([]), entries, giveWay));
+    const building: KeptTimeline = { through, timeline };
+    timeline.catch(() => kept.get(runId) === building && kept.delete(runId));
+    entry = building;
   }
-  return timeline;
+  // Most recently used last: the first key is the one to drop.
+  kept.delete(runId);
+  kept.set(runId, entry);
+  while (kept.size > KEPT_TIMELINES) kept.delete(kept.keys().next().value as string);
+  return entry.timeline;
 }

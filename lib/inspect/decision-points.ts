@@ -198,39 +198,77 @@ function inStepOrder(points: Point[]): Point[] {
   return ordered;
 }
 
-/** The points of one run's records, as the diff holds them (its own records: a sub-agent's decisions are in its run). */
-export function pointsOf(records: readonly JournalRecord[]): Point[] {
-  const points: Point[] = [];
-  // modelAt[step]: where the step's model point is in `points`; its tool points follow it.
-  const modelAt: number[] = [];
-  const denied: boolean[][] = [];
-  // Results and approvals met before their model step: not the loop's order (foreign or imported data).
-  let early: JournalRecord[] | undefined;
-  let lastStep = -1;
-  let ordered = true;
-  for (const record of records) {
+/**
+ * A pass over one run's records in progress: `pointsOf` in steps, so that a server can give way
+ * between slices of a 200,000-record run (`pointsInSlices`). Only its own pass changes it.
+ */
+export interface PointsPass {
+  points: Point[];
+  /** modelAt[step]: where the step's model point is in `points`; its tool points follow it. */
+  modelAt: number[];
+  denied: boolean[][];
+  /** Results and approvals met before their model step: not the loop's order (foreign or imported data). */
+  early: JournalRecord[] | undefined;
+  lastStep: number;
+  ordered: boolean;
+}
+
+export function startPoints(): PointsPass {
+  return { points: [], modelAt: [], denied: [], early: undefined, lastStep: -1, ordered: true };
+}
+
+/** Reads `records[from]` … `records[to - 1]` (the records after those already read, in seq order) into the pass. */
+export function readPoints(pass: PointsPass, records: readonly JournalRecord[], from: number, to: number): void {
+  const { points, modelAt, denied } = pass;
+  for (let index = from; index < to; index += 1) {
+    const record = records[index] as JournalRecord;
     const kind = record.kind;
     if (kind !== "model" && kind !== "tool_result" && kind !== "approval") continue;
     if (!parseName(record.name)) continue;
     if (kind === "model") {
       if (parsed.call >= 0) continue;
-      if (parsed.step < lastStep) ordered = false;
-      lastStep = Math.max(lastStep, parsed.step);
+      if (parsed.step < pass.lastStep) pass.ordered = false;
+      pass.lastStep = Math.max(pass.lastStep, parsed.step);
       modelAt[parsed.step] = points.length;
       addModel(points, record, parsed.step);
     } else if (parsed.call >= 0 && parsed.suffix === (kind === "approval" ? "approval" : "result")) {
       const at = modelAt[parsed.step];
-      if (at === undefined) (early ??= []).push(record);
+      if (at === undefined) (pass.early ??= []).push(record);
       else attach(points, denied, at, parsed.call, record);
     }
   }
-  for (const record of early ?? []) {
+}
+
+/** The pass's points, once every record has been read. */
+export function finishPoints(pass: PointsPass): Point[] {
+  const { points, modelAt, denied } = pass;
+  for (const record of pass.early ?? []) {
     parseName(record.name);
     const at = modelAt[parsed.step];
     if (at !== undefined) attach(points, denied, at, parsed.call, record);
   }
   // Turns are written in order; regrouping keeps foreign or imported data in step order too.
-  return ordered ? points : inStepOrder(points);
+  return pass.ordered ? points : inStepOrder(points);
+}
+
+/** The points of one run's records, as the diff holds them (its own records: a sub-agent's decisions are in its run). */
+export function pointsOf(records: readonly JournalRecord[]): Point[] {
+  const pass = startPoints();
+  readPoints(pass, records, 0, records.length);
+  return finishPoints(pass);
+}
+
+/**
+ * pointsOf, `slice` records at a time with `pause()` (for example a macrotask) between slices: a
+ * server reading a 200,000-record run keeps answering its other requests meanwhile. The same points.
+ */
+export async function pointsInSlices(records: readonly JournalRecord[], pause: () => Promise<void>, slice = 5_000): Promise<Point[]> {
+  const pass = startPoints();
+  for (let from = 0; from < records.length; from += slice) {
+    if (from > 0) await pause();
+    readPoints(pass, records, from, Math.min(records.length, from + slice));
+  }
+  return finishPoints(pass);
 }
 
 /** The decision points of one run's records, with their arguments hashes. */

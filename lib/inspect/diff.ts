@@ -18,7 +18,7 @@
  */
 import type { JournalRecord } from "../journal/types";
 import { compareAt, onlyIn, summarise, type DiffEntry, type DiffSummary } from "./compare";
-import { pointsOf, type Point } from "./decision-points";
+import { pointsInSlices, pointsOf, type Point } from "./decision-points";
 import { realignTail, REALIGN_MAX_EDITS, type RealignInfo } from "./realign";
 
 export type { DiffDetail, DiffEntry, DiffStatus, DiffSummary } from "./compare";
@@ -70,7 +70,7 @@ export function diffRecords(historyA: readonly JournalRecord[], historyB: readon
   return assemble(historyA, historyB, options, pointsA.length, pointsB.length, realigned ?? diffPoints(pointsA, pointsB), realign);
 }
 
-/** Positions compared per slice by diffRecordsInSlices. */
+/** Records read, and positions compared, per slice by diffRecordsInSlices. */
 const SLICE = 5_000;
 
 /**
@@ -84,9 +84,9 @@ export async function diffRecordsInSlices(
   pause: () => Promise<void>,
 ): Promise<RunDiff> {
   if (options.realign) return diffRecords(historyA, historyB, options);
-  const pointsA = pointsOf(historyA);
+  const pointsA = await pointsInSlices(historyA, pause, SLICE);
   await pause();
-  const pointsB = pointsOf(historyB);
+  const pointsB = await pointsInSlices(historyB, pause, SLICE);
   const steps: DiffEntry[] = [];
   const length = Math.max(pointsA.length, pointsB.length);
   for (let start = 0; start < length; start += SLICE) {

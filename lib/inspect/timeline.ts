@@ -2,6 +2,8 @@
  * The timeline of a run: its records as steps 0…lastSeq, and the run as it was at any step.
  * Pure projections shared by the inspector page, the API (`/api/runs/{id}/state`) and tests:
  *   timelineOf(outline)      → running totals and flow nodes, built once (O(records));
+ *   extendTimeline(t, more)  → the same with more entries (a live run); extendTimelineInSlices
+ *                              gives way between slices (a server's 200,000-entry build);
  *   summaryAt(timeline, n)   → usage, counts, status and pause as of step n, in O(1);
  *   stateAt(records, n)      → that summary plus the conversation and tool results so far.
  * Invariant: a run's seqs are dense from 0 (the journal guarantees it), so step n is entries[n].
@@ -77,15 +79,9 @@ function grow<T extends Int32Array | Float64Array>(array: T, length: number): T 
   return next;
 }
 
-/**
- * The timeline with more entries appended (a live run). Entries already present (by seq) are
- * ignored, so a late or repeated page does no harm. Returns a new timeline; the old one is unchanged.
- */
-export function extendTimeline(timeline: Timeline, more: readonly OutlineEntry[]): Timeline {
-  const fresh = more.filter((entry) => entry.seq >= timeline.entries.length);
-  if (fresh.length === 0 && timeline.entries.length > 0) return timeline;
-  const length = timeline.entries.length + fresh.length;
-  const next: Timeline = {
+/** A copy of `timeline` with room for `length` steps, to append to (only its builder changes it). */
+function growing(timeline: Timeline, length: number): Timeline {
+  return {
     entries: [...timeline.entries],
     nodes: [...timeline.nodes],
     nodeAtStep: grow(timeline.nodeAtStep, length),
@@ -98,10 +94,17 @@ export function extendTimeline(timeline: Timeline, more: readonly OutlineEntry[]
     toolResultSteps: [...timeline.toolResultSteps],
     completeStep: timeline.completeStep,
   };
-  for (const entry of fresh) {
+}
+
+/**
+ * Appends `fresh[from]` … `fresh[to - 1]` to `next` (made by `growing`, with room for them);
+ * false at a gap in the seqs, where it stops: "step n is entries[n]" must hold.
+ */
+function appendSteps(next: Timeline, fresh: readonly OutlineEntry[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const entry = fresh[index] as OutlineEntry;
     const step = next.entries.length;
-    // A gap would break "step n is entries[n]": stop at it; the caller fetches from here again.
-    if (entry.seq !== step) break;
+    if (entry.seq !== step) return false;
     const previous = step - 1;
     next.entries.push(entry);
     if (entry.node) {
@@ -116,6 +119,35 @@ export function extendTimeline(timeline: Timeline, more: readonly OutlineEntry[]
     if (entry.conversation) next.conversationSteps.push(step);
     if (entry.kind === "tool_result") next.toolResultSteps.push(step);
     if (entry.kind === "value" && entry.name === RUN_COMPLETE && next.completeStep < 0) next.completeStep = step;
+  }
+  return true;
+}
+
+/**
+ * The timeline with more entries appended (a live run). Entries already present (by seq) are
+ * ignored, so a late or repeated page does no harm; a gap in the seqs ends it (the caller fetches
+ * from there again). Returns a new timeline; the old one is unchanged.
+ */
+export function extendTimeline(timeline: Timeline, more: readonly OutlineEntry[]): Timeline {
+  const fresh = more.filter((entry) => entry.seq >= timeline.entries.length);
+  if (fresh.length === 0 && timeline.entries.length > 0) return timeline;
+  const next = growing(timeline, timeline.entries.length + fresh.length);
+  appendSteps(next, fresh, 0, fresh.length);
+  return next;
+}
+
+/**
+ * extendTimeline, `slice` entries at a time with `pause()` (for example a macrotask) between
+ * slices: a server building the timeline of a 200,000-record run keeps answering meanwhile. The
+ * same timeline; the old one is unchanged.
+ */
+export async function extendTimelineInSlices(timeline: Timeline, more: readonly OutlineEntry[], pause: () => Promise<void>, slice = 5_000): Promise<Timeline> {
+  const fresh = more.filter((entry) => entry.seq >= timeline.entries.length);
+  if (fresh.length === 0 && timeline.entries.length > 0) return timeline;
+  const next = growing(timeline, timeline.entries.length + fresh.length);
+  for (let from = 0; from < fresh.length; from += slice) {
+    if (from > 0) await pause();
+    if (!appendSteps(next, fresh, from, Math.min(fresh.length, from + slice))) break;
   }
   return next;
 }
