@@ -66,7 +66,7 @@ describe("the fleet: 2 inspectors and 2 workers on one PostgreSQL, kill -9 midwa
   const procs: Array<{ proc: Proc; group: boolean }> = [];
 
   beforeAll(async () => {
-    database = await freshServerDatabase();
+    database = await freshServerDatabase({ empty: true });
     store = await openStore({ url: database.url });
     const sink = await sqlSink(store.client);
     for (let index = 0; index < SOURCES; index += 1) await crashyAgent(store, sink).run(`fleet-src-${index}`, `Charge customer ada ${20 + index} dollars, wait 0 ms.`);

@@ -17,11 +17,16 @@ export function serverUrl(): string {
 
 let counter = 0;
 
-/** A new, empty database on the test server; drop() removes it. */
-export async function freshServerDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the test server; drop() removes it. It is a clone of the run's migrated
+ * template (global-setup.ts), so opening a store on it skips the migrations; `{ empty: true }`
+ * gives a database with no tables, for the tests of migrating one (tests/store/server.test.ts,
+ * tests/fleet/fleet.test.ts).
+ */
+export async function freshServerDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = postgres(inject("serverAdminUrl"), { max: 1, onnotice: () => undefined });
   const name = `backtrack_t_${process.pid}_${Date.now().toString(36)}_${(counter += 1)}`;
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(options.empty ? `create database ${name}` : `create database ${name} template ${inject("serverTemplate")}`);
   await admin.end();
   const url = new URL(inject("serverAdminUrl"));
   url.pathname = `/${name}`;
@@ -54,7 +59,7 @@ export function embeddedFolder(prefix = "backtrack-test-"): { path: string; url:
 
 export interface StoreKind {
   name: "memory" | "pglite" | "server";
-  /** Opens a store over an empty database (server: a fresh database). */
+  /** Opens a store over an empty database (server: a fresh clone of the migrated template). */
   open(options?: Omit<StoreOptions, "url">): Promise<Journal & { close(): Promise<void> }>;
 }
 

@@ -13,7 +13,7 @@ describe("PostgresStore on the server, concurrently", () => {
   let stores: PostgresStore[];
 
   beforeAll(async () => {
-    database = await freshServerDatabase();
+    database = await freshServerDatabase({ empty: true });
     // Four stores, each its own pool: like four processes. They open (and migrate) at once.
     stores = await Promise.all([1, 2, 3, 4].map(() => openStore({ url: database.url, poolSize: 5 })));
   });
