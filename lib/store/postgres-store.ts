@@ -98,7 +98,8 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     const delta = summaryDelta(record);
     // With the next seq known (this process wrote or read the run last), one insert at it; else a
     // header starts a run (create its row first) and anything else reads the next seq from the run.
-    let path: AppendPath = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
+    // Next seq 0 (the run was read empty) starts the run too: "at" would find no summary row.
+    let path: AppendPath = nextSeq === 0 || (nextSeq === undefined && record.kind === "header") ? "first" : nextSeq !== undefined ? "at" : "next";
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
       let rows: Array<{ seq: number; created_at: Date | string; summarized?: number }>;
       try {
