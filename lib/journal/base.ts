@@ -156,6 +156,9 @@ export abstract class JournalBase implements Journal {
     const last = records.at(-1);
     if (last) this.noteSeq(runId, last.seq);
     if (options.from === undefined && options.limit === undefined) {
+      // A run read whole and found empty: its next seq is 0 (a hint, as every last seq is), so
+      // the first `do` of a new run costs its read and one append, not a failed try as well.
+      if (!last) this.noteSeq(runId, -1);
       this.forget(runId);
       if (records.length <= CACHED_RECORDS / 4) {
         const names = new Map<string, JournalRecord>();

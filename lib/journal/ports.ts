@@ -132,6 +132,24 @@ export interface Leaser {
   releaseLease(runId: string, holder: string): Promise<void>;
 }
 
+/** One run as a bulk read returns it: its summary row and every record, in seq order. */
+export interface RunContents {
+  summary: RunSummary;
+  records: JournalRecord[];
+}
+
+/**
+ * Optional capability: read many runs at once (a suite batch reads its pinned runs this way, a
+ * statement per chunk instead of several per run). Unknown runs are left out of the answer.
+ */
+export interface RunReader {
+  readRuns(runIds: readonly string[]): Promise<RunContents[]>;
+}
+
+export function isRunReader(store: unknown): store is RunReader {
+  return typeof (store as Partial<RunReader> | null)?.readRuns === "function";
+}
+
 export function isLister(store: unknown): store is Lister {
   return typeof (store as Partial<Lister> | null)?.unfinishedRuns === "function";
 }

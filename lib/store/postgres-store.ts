@@ -4,7 +4,7 @@
  * append, first writer of a name wins, seq dense per run. Listeners hear of appends through
  * notify-batch.ts, in this process's order: a status change first sends the appends' queued notes.
  */
-import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { JournalBase, type JournalOptions } from "../journal/base";
 import { decodeCursor, encodeCursor, pageSize } from "../journal/cursor";
 import { summaryDelta } from "../journal/summary";
@@ -29,6 +29,8 @@ import type {
   ImportBatch,
   Leaser,
   Lister,
+  RunContents,
+  RunReader,
   StagedTrace,
   TraceRunState,
   TraceStaging,
@@ -77,7 +79,7 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker {
+export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker, RunReader {
   readonly db: Database;
   private readonly notes: NotificationBatcher;
   /** runId → when this process last wrote the run's summary row with status running (ms, this clock). */
@@ -96,7 +98,8 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     const delta = summaryDelta(record);
     // With the next seq known (this process wrote or read the run last), one insert at it; else a
     // header starts a run (create its row first) and anything else reads the next seq from the run.
-    let path: AppendPath = nextSeq !== undefined ? "at" : record.kind === "header" ? "first" : "next";
+    // Next seq 0 (the run was read empty) starts the run too: "at" would find no summary row.
+    let path: AppendPath = nextSeq === 0 || (nextSeq === undefined && record.kind === "header") ? "first" : nextSeq !== undefined ? "at" : "next";
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
       let rows: Array<{ seq: number; created_at: Date | string; summarized?: number }>;
       try {
@@ -168,6 +171,22 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {
     const rows = await this.client.query<RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND name = $2::text`, [runId, name], { prepare: true });
     return rows[0] && toRecord(runId, rows[0]);
+  }
+
+  /** Many runs in two statements: their summary rows, and all their records in run and seq order. */
+  async readRuns(runIds: readonly string[]): Promise<RunContents[]> {
+    if (runIds.length === 0) return [];
+    const [summaryRows, recordRows] = await Promise.all([
+      this.summaries().where(inArray(runs.runId, [...runIds])),
+      this.client.query<RecordRow & { run_id: string }>(
+        `SELECT run_id, ${RECORD_COLUMNS} FROM records WHERE run_id IN (SELECT json_array_elements_text($1::text::json)) ORDER BY run_id, seq`,
+        [JSON.stringify(runIds)],
+        { prepare: true },
+      ),
+    ]);
+    const contents = new Map<string, RunContents>(summaryRows.map((row) => [row.run.runId, { summary: toSummary(row), records: [] }]));
+    for (const row of recordRows) contents.get(row.run_id)?.records.push(toRecord(row.run_id, row));
+    return runIds.flatMap((runId) => contents.get(runId) ?? []);
   }
 
   async run(runId: string): Promise<RunSummary | undefined> {

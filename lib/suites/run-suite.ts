@@ -1,7 +1,9 @@
 /**
  * Running a suite: every pinned run is replayed (under a model, against its recorded outputs, or
- * with memory stripped), diffed against the pinned run and judged by a scorer; the batch and each
- * result are stored as they finish, so a page can watch a batch live. Invariants:
+ * with memory stripped), diffed against the pinned run and judged by a scorer; the batch is stored
+ * first and the results as they finish, a small group a statement (result-writer.ts), so a page can
+ * watch a batch live. The pinned runs are read in bulk just ahead of their replays (snapshot.ts).
+ * Invariants:
  * - everything a caller can fix (suite name, no pins, unknown model or scorer, concurrency) is
  *   refused before the batch is stored;
  * - a pinned run's replay id is `<run>~<batchId>`: driving an interrupted batch again resumes the
@@ -18,6 +20,8 @@ import { ReplayFailedError } from "../regression/errors";
 import { RECORDED_MODEL } from "../regression/models";
 import { replayRun } from "../regression/replay-run";
 import { divergenceWords } from "./divergence";
+import { ResultWriter } from "./result-writer";
+import { PinnedRuns } from "./snapshot";
 import { BatchNotFoundError, checkSuiteName, EmptySuiteError } from "./errors";
 import { newBatchId, type SuiteStore } from "./store";
 import { countResults, type Batch, type BatchResult, type ResultUpdate, type StatusCounts } from "./types";
@@ -85,11 +89,12 @@ export async function createBatch(options: Pick<DriveOptions, "suites" | "regist
 }
 
 /** Replays one pinned run and judges it; never throws for the run's own faults. */
-async function testRun(options: DriveOptions, batch: Batch, scorer: ScorerEntry, runId: string): Promise<ResultUpdate> {
-  const { journal } = options;
+async function testRun(options: DriveOptions, pinned: PinnedRuns, batch: Batch, scorer: ScorerEntry, runId: string): Promise<ResultUpdate> {
   const newRunId = `${runId}~${batch.batchId}`;
   let reason: string | null = null;
+  let journal = options.journal;
   try {
+    journal = await pinned.view(runId);
     await replayRun({ journal, registry: options.registry, runId, model: batch.model, stripMemoryContext: batch.stripMemory, newRunId, signal: options.signal });
   } catch (error) {
     if (!(error instanceof ReplayFailedError) && !isBacktrackError(error, "replay_failed")) {
@@ -119,26 +124,38 @@ export async function driveBatch(options: DriveOptions, batchId: string): Promis
   const concurrency = checkConcurrency(options.concurrency);
   const batch = await suites.batch(batchId);
   if (!batch) throw new BatchNotFoundError(batchId);
+  let done = 0;
+  let total = 0;
+  const writer = new ResultWriter(suites, batchId, (stored) => {
+    done += 1;
+    options.onResult?.(stored, done, total);
+  });
   try {
     const scorer = scorerOf(options.registry, batch.scorer);
     const all = await suites.results(batchId);
     const pending = all.filter((result) => result.status === "pending");
-    let done = all.length - pending.length;
+    done = all.length - pending.length;
+    total = all.length;
+    const pinned = new PinnedRuns(
+      options.journal,
+      pending.map((result) => result.runId),
+    );
     let next = 0;
     const worker = async () => {
       while (next < pending.length) {
         options.signal?.throwIfAborted();
         const result = pending[next] as BatchResult;
         next += 1;
-        const update = await testRun(options, batch, scorer, result.runId);
-        await suites.setResult(batchId, result.runId, update);
-        done += 1;
-        options.onResult?.({ ...result, ...update }, done, all.length);
+        const update = await testRun(options, pinned, batch, scorer, result.runId).finally(() => pinned.release(result.runId));
+        writer.add({ ...result, ...update });
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+    await writer.flush();
     await suites.finishBatch(batchId, "done");
   } catch (error) {
+    // The results that finished are kept: driving the batch again starts from the others.
+    await writer.flush().catch(() => undefined);
     await suites.finishBatch(batchId, "failed", error instanceof Error ? error.message : String(error)).catch(() => undefined);
     throw error;
   }

@@ -5,7 +5,7 @@
  */
 import { iso } from "../store/rows";
 import type { SqlClient } from "../store/sql-client";
-import type { NewBatch, NewPin, SuiteStore } from "./store";
+import type { NewBatch, NewPin, ResultEntry, SuiteStore } from "./store";
 import { emptyCounts, type Batch, type BatchResult, type BatchStatus, type Pin, type ResultStatus, type ResultUpdate, type SuiteSummary } from "./types";
 
 type Time = Date | string;
@@ -96,6 +96,14 @@ FROM names n
 LEFT JOIN LATERAL (SELECT ${BATCH_COLUMNS} FROM suite_batches WHERE suite = n.suite ORDER BY started_at DESC, batch_id DESC LIMIT 1) b ON true
 ORDER BY n.suite`;
 
+/** Many results of one batch in one statement (all or none); a result already out of pending stays as it is. */
+const SET_RESULTS_SQL = `
+UPDATE suite_batch_results AS t SET status = u.status, replay_run_id = u.replay_run_id, divergent_at = u.divergent_at, divergence = u.divergence,
+       reason = u.reason, score = u.score, finished_at = now()
+FROM json_to_recordset($2::text::json)
+     AS u(run_id text, status text, replay_run_id text, divergent_at int, divergence text, reason text, score double precision)
+WHERE t.batch_id = $1::text AND t.run_id = u.run_id AND t.status = 'pending'`;
+
 export class SqlSuiteStore implements SuiteStore {
   constructor(private readonly client: SqlClient) {}
 
@@ -148,6 +156,15 @@ export class SqlSuiteStore implements SuiteStore {
        WHERE batch_id = $1::text AND run_id = $2::text AND status = 'pending'`,
       [batchId, runId, update.status, update.replayRunId, update.divergentAt, update.divergence, update.reason, update.score],
     );
+  }
+
+  async setResults(batchId: string, results: readonly ResultEntry[]): Promise<void> {
+    if (results.length === 0) return;
+    const rows = results.map(({ runId, update }) => ({
+      ...{ run_id: runId, status: update.status, replay_run_id: update.replayRunId, divergent_at: update.divergentAt },
+      ...{ divergence: update.divergence, reason: update.reason, score: update.score },
+    }));
+    await this.client.query(SET_RESULTS_SQL, [batchId, JSON.stringify(rows)]);
   }
 
   async finishBatch(batchId: string, status: Exclude<BatchStatus, "running">, error: string | null = null): Promise<void> {

@@ -20,6 +20,12 @@ export interface NewPin {
   pinnedAt?: string;
 }
 
+/** One result of setResults. */
+export interface ResultEntry {
+  runId: string;
+  update: ResultUpdate;
+}
+
 export interface NewBatch {
   batchId: string;
   suite: string;
@@ -42,6 +48,8 @@ export interface SuiteStore {
   suites(): Promise<SuiteSummary[]>;
   createBatch(batch: NewBatch, runIds: readonly string[]): Promise<Batch>;
   setResult(batchId: string, runId: string, update: ResultUpdate): Promise<void>;
+  /** setResult for many results of one batch, all or none of them (one statement on a SQL store). */
+  setResults(batchId: string, results: readonly ResultEntry[]): Promise<void>;
   finishBatch(batchId: string, status: Exclude<BatchStatus, "running">, error?: string | null): Promise<void>;
   batch(batchId: string): Promise<Batch | undefined>;
   results(batchId: string): Promise<BatchResult[]>;
@@ -115,6 +123,10 @@ export class MemSuiteStore implements SuiteStore {
   async setResult(batchId: string, runId: string, update: ResultUpdate): Promise<void> {
     const row = this.resultRows.get(batchId)?.find((result) => result.runId === runId);
     if (row && row.status === "pending") Object.assign(row, update, { finishedAt: new Date().toISOString() });
+  }
+
+  async setResults(batchId: string, results: readonly ResultEntry[]): Promise<void> {
+    for (const { runId, update } of results) await this.setResult(batchId, runId, update);
   }
 
   async finishBatch(batchId: string, status: Exclude<BatchStatus, "running">, error: string | null = null): Promise<void> {

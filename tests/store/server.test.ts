@@ -47,6 +47,28 @@ describe("PostgresStore on the server, concurrently", () => {
     expect(await stores[3]!.run("fresh-race")).toMatchObject({ recordCount: 12, lastSeq: 11 });
   });
 
+  it("starts a new run with do() in two statements: its history read and one append", async () => {
+    const store = stores[0]!;
+    const statements: string[] = [];
+    const query = store.client.query.bind(store.client);
+    store.client.query = ((...args: Parameters<typeof query>) => {
+      const text = args[0];
+      if (!text.includes("pg_notify")) statements.push(text.includes("INSERT INTO runs") ? "create" : text.trimStart().startsWith("SELECT") ? "read" : "other");
+      return query(...args);
+    }) as typeof store.client.query;
+    try {
+      expect(await store.do("fresh-do", "first", () => 1)).toBe(1);
+      expect(statements).toEqual(["read", "create"]);
+      // The hint is only a hint: another process that started the run meanwhile does not break it.
+      await stores[1]!.history("taken-first");
+      await stores[2]!.append({ runId: "taken-first", name: "theirs", kind: "value", payload: 0 });
+      expect(await stores[1]!.append({ runId: "taken-first", name: "mine", kind: "value", payload: 1 })).toMatchObject({ created: true, record: { seq: 1 } });
+      expect((await stores[3]!.run("taken-first"))?.recordCount).toBe(2);
+    } finally {
+      store.client.query = query;
+    }
+  });
+
   it("returns one value to racing do() calls in different processes", async () => {
     const values = await Promise.all(stores.map((store, index) => store.do("do-race", "pick", async () => ({ picked: index }))));
     expect(new Set(values.map((value) => JSON.stringify(value))).size).toBe(1);
