@@ -11,9 +11,13 @@ import type { RunSummary } from "@/lib/journal/types";
 import { diffRecordsInSlices } from "@/lib/inspect/diff";
 import { processWide } from "./process-wide";
 import { getStore } from "./store";
-import { giveWay, wholeHistory } from "./windows";
+import { nextTurn } from "./turns";
+import { wholeHistory } from "./windows";
 
 const KEPT = 4;
+
+/** Decision points read, and positions compared, per turn (turns.ts): a slice of 1,000 is a few milliseconds. */
+const DIFF_SLICE_ON_SERVER = 1_000;
 
 interface Kept {
   version: string;
@@ -38,7 +42,9 @@ export async function cachedDiff(a: string, b: string, realign: boolean): Promis
   let entry = kept.get(key);
   if (!entry || entry.version !== version) {
     // Read in pages and compared in slices, giving way between them: the server keeps answering meanwhile.
-    const diff = Promise.all([wholeHistory(store, a), wholeHistory(store, b)]).then(([historyA, historyB]) => diffRecordsInSlices(historyA, historyB, { a, b, realign }, giveWay));
+    const diff = Promise.all([wholeHistory(store, a), wholeHistory(store, b)]).then(([historyA, historyB]) =>
+      diffRecordsInSlices(historyA, historyB, { a, b, realign }, nextTurn, DIFF_SLICE_ON_SERVER),
+    );
     entry = { version, diff };
     // A failed read is not kept: the next request tries again.
     diff.catch(() => {

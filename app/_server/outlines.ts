@@ -6,7 +6,7 @@ import { extendTimelineInSlices, timelineOf, type Timeline } from "@/lib/inspect
 import type { RunSummary } from "@/lib/journal/types";
 import { processWide, processWideStart } from "./process-wide";
 import { getStore } from "./store";
-import { giveWay } from "./windows";
+import { nextTurn, pacedHistory } from "./turns";
 
 /** Timelines kept: building one for a 200,000-record run costs tens of milliseconds, extending it little. */
 const KEPT_TIMELINES = 8;
@@ -19,7 +19,10 @@ interface KeptTimeline {
 
 export async function runOutline(runId: string, run?: RunSummary): Promise<OutlineEntry[] | undefined> {
   // Small pages: each page read is turned into outline entries in one stretch of the server's thread.
-  const cache = await processWideStart("outlines", async () => new OutlineCache(await getStore(), { pageSize: 1_000 }));
+  const cache = await processWideStart("outlines", async () => {
+    const store = await getStore();
+    return new OutlineCache({ run: (id) => store.run(id), history: pacedHistory(store) }, { pageSize: 1_000 });
+  });
   return cache.outline(runId, run);
 }
 
@@ -37,7 +40,7 @@ export async function runTimeline(runId: string, run?: RunSummary): Promise<Time
     const through = entries.length;
     const previous = entry?.timeline.catch(() => undefined) ?? Promise.resolve(undefined);
     // Built on the last timeline (or its build), a slice at a time, giving way between slices.
-    const timeline = previous.then((last) => extendTimelineInSlices(last && last.entries.length <= through ? last : timelineOf([]), entries, giveWay));
+    const timeline = previous.then((last) => extendTimelineInSlices(last && last.entries.length <= through ? last : timelineOf([]), entries, nextTurn));
     const building: KeptTimeline = { through, timeline };
     timeline.catch(() => kept.get(runId) === building && kept.delete(runId));
     entry = building;

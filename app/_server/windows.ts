@@ -8,6 +8,7 @@ import { jsonBytes, RESPONSE_BUDGET_BYTES } from "@/lib/inspect/budget";
 import type { Journal } from "@/lib/journal/ports";
 import type { JournalRecord } from "@/lib/journal/types";
 import { redacted } from "./redaction";
+import { pacedHistory } from "./turns";
 
 const CHUNK = 100;
 
@@ -59,24 +60,19 @@ export async function newestWithin(store: Pick<Journal, "history">, runId: strin
   return taken;
 }
 
-/** Gives way to other requests: the rest runs in a later macrotask. */
-export function giveWay(): Promise<void> {
-  return new Promise((resume) => setImmediate(resume));
-}
-
 /** Records read per query by wholeHistory: small enough that turning one page into records is short. */
 const WHOLE_PAGE = 2_000;
 
 /**
- * A run's whole history, read a page at a time and giving way between pages, so that reading a
- * 200,000-record run does not hold the server's one thread for long at a stretch.
+ * A run's whole history, read a page at a time, each page after its turn (turns.ts), so that
+ * reading a 200,000-record run does not hold the server's one thread for long at a stretch.
  */
 export async function wholeHistory(store: Pick<Journal, "history">, runId: string): Promise<JournalRecord[]> {
   const records: JournalRecord[] = [];
+  const history = pacedHistory(store);
   for (;;) {
-    const page = await store.history(runId, { from: records.length, limit: WHOLE_PAGE });
+    const page = await history(runId, { from: records.length, limit: WHOLE_PAGE });
     for (const record of page) records.push(record);
     if (page.length < WHOLE_PAGE) return records;
-    await giveWay();
   }
 }

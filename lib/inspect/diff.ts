@@ -70,8 +70,8 @@ export function diffRecords(historyA: readonly JournalRecord[], historyB: readon
   return assemble(historyA, historyB, options, pointsA.length, pointsB.length, realigned ?? diffPoints(pointsA, pointsB), realign);
 }
 
-/** Records read, and positions compared, per slice by diffRecordsInSlices. */
-const SLICE = 5_000;
+/** Records read, and positions compared, per slice by diffRecordsInSlices (by default). */
+export const DIFF_SLICE = 5_000;
 
 /**
  * diffRecords, giving way between slices of work (`pause`, for example a macrotask): a server that
@@ -82,16 +82,17 @@ export async function diffRecordsInSlices(
   historyB: readonly JournalRecord[],
   options: DiffOptions,
   pause: () => Promise<void>,
+  slice = DIFF_SLICE,
 ): Promise<RunDiff> {
   if (options.realign) return diffRecords(historyA, historyB, options);
-  const pointsA = await pointsInSlices(historyA, pause, SLICE);
+  const pointsA = await pointsInSlices(historyA, pause, slice);
   await pause();
-  const pointsB = await pointsInSlices(historyB, pause, SLICE);
+  const pointsB = await pointsInSlices(historyB, pause, slice);
   const steps: DiffEntry[] = [];
   const length = Math.max(pointsA.length, pointsB.length);
-  for (let start = 0; start < length; start += SLICE) {
+  for (let start = 0; start < length; start += slice) {
     await pause();
-    const end = Math.min(length, start + SLICE);
+    const end = Math.min(length, start + slice);
     for (let index = start; index < end; index += 1) {
       const a = pointsA[index];
       const b = pointsB[index];

@@ -101,6 +101,20 @@ describe("cold builds in slices", () => {
     expect(longestMs).toBeLessThan(oneRunMs / 2);
   });
 
+  it("a diff in small slices is the same diff, in more pauses", async () => {
+    let pauses = 0;
+    const counted = () => {
+      pauses += 1;
+      return giveWay();
+    };
+    const small = await diffRecordsInSlices(a.slice(0, 20_000), b.slice(0, 20_000), { a: "a", b: "b" }, counted, 1_000);
+    const smallPauses = pauses;
+    pauses = 0;
+    const large = await diffRecordsInSlices(a.slice(0, 20_000), b.slice(0, 20_000), { a: "a", b: "b" }, counted);
+    expect(small).toEqual(large);
+    expect(smallPauses).toBeGreaterThan(pauses * 3);
+  });
+
   it("a cold timeline of a big run lets a timer fire throughout", async () => {
     const entries = outline(a);
     const wholeMs = syncMs(() => timelineOf(entries));
