@@ -71,7 +71,7 @@ export function diffRecords(historyA: readonly JournalRecord[], historyB: readon
 }
 
 /** Records read, and positions compared, per slice by diffRecordsInSlices (by default). */
-export const DIFF_SLICE = 5_000;
+const DIFF_SLICE = 5_000;
 
 /**
  * diffRecords, giving way between slices of work (`pause`, for example a macrotask): a server that
