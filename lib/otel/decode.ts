@@ -97,7 +97,8 @@ function array(value: unknown, where: string): unknown[] {
 /** A trace or span id: protobuf bytes, or hex in OTLP/JSON. Empty for a missing one. */
 function idOf(value: unknown): string {
   if (value === undefined || value === null || value === "") return "";
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("hex");
+  // A view of the decoded bytes, not a copy.
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
   // protobufjs's default for an absent bytes field is an empty array.
   if (Array.isArray(value) && value.length === 0) return "";
   if (typeof value === "string") return value.toLowerCase();
@@ -106,9 +107,35 @@ function idOf(value: unknown): string {
 
 function nanos(value: unknown): string {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
+  // A fixed64 is unsigned: its bits are the value, whatever the Long's sign flag.
+  if (isLong(value)) return unsignedDecimal(value.low >>> 0, value.high >>> 0);
   const text = typeof value === "object" && value !== null ? String(value) : value;
   if (typeof text === "string" && /^\d{1,20}$/.test(text)) return text.replace(/^0+(?=\d)/, "");
   return "0";
+}
+
+/** protobufjs's Long, as it decodes a fixed64 (long.js installed). */
+interface LongBits {
+  low: number;
+  high: number;
+}
+
+function isLong(value: unknown): value is LongBits {
+  return typeof value === "object" && value !== null && typeof (value as LongBits).low === "number" && typeof (value as LongBits).high === "number";
+}
+
+/**
+ * The decimal text of high·2^32 + low (both unsigned 32-bit), exactly and without BigInt or
+ * Long.toString (the hot path of a span's two timestamps): high·2^32 = high·4294·10^6 + high·967296,
+ * and each part stays below 2^53.
+ */
+export function unsignedDecimal(low: number, high: number): string {
+  const millions = high * 4294;
+  const rest = high * 967_296 + low;
+  const carried = Math.floor(rest / 1e6);
+  const top = millions + carried;
+  const bottom = rest - carried * 1e6;
+  return top === 0 ? String(bottom) : `${top}${String(bottom).padStart(6, "0")}`;
 }
 
 function spanOf(raw: Record<string, unknown>, service: string | null): OtelSpan | string {

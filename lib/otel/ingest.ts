@@ -48,7 +48,11 @@ export async function ingestSpans(store: Journal, decoded: DecodedSpans): Promis
   const dropped = decoded.spans.length - kept.length;
   if (dropped > 0) reasons.push(`${dropped} span(s) were not AI spans (generateText, model, tool or agent spans) and were dropped`);
   const byTrace = new Map<string, OtelSpan[]>();
-  for (const span of kept) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
+  for (const span of kept) {
+    const spans = byTrace.get(span.traceId);
+    if (spans) spans.push(span);
+    else byTrace.set(span.traceId, [span]);
+  }
   const result: IngestResult = { accepted: 0, rejected: decoded.rejected, dropped, duplicates: 0, message: "", runIds: [] };
   // Run ids a lost race showed this batch writes to (sub-agent runs): read with the next try.
   const written = new Set<string>();

@@ -188,7 +188,8 @@ export function planTrace(trace: StagedTrace, incoming: readonly OtelSpan[], run
       else if (above === null || topArrived || node.span.name.startsWith("ai.")) runId = traceRunId;
     }
     if (runId === undefined) waiting.push(node);
-    else assigned.set(runId, [...(assigned.get(runId) ?? []), node]);
+    else if (assigned.has(runId)) assigned.get(runId)!.push(node);
+    else assigned.set(runId, [node]);
   }
   const books = booksOf(nodes);
   const runWrites: TraceRunWrite[] = [];

@@ -42,9 +42,15 @@ export function nsToMs(ns: string): number {
   return ns.length <= 6 ? 0 : Number(ns.slice(0, -6));
 }
 
+/** The last whole second nsToIso formatted, as ISO text up to the dot: a request's spans share seconds. */
+let lastSecond = { second: Number.NaN, prefix: "" };
+
 /** An ISO 8601 time of a decimal nanosecond string (millisecond precision). */
 export function nsToIso(ns: string): string {
-  return new Date(nsToMs(ns)).toISOString();
+  const ms = nsToMs(ns);
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, -4) };
+  return `${lastSecond.prefix}${String(ms - second * 1000).padStart(3, "0")}Z`;
 }
 
 /** The nanoseconds between two decimal nanosecond strings, in milliseconds. */
