@@ -25,8 +25,12 @@
  */
 import type { SummaryDelta } from "../journal/summary";
 import type { NewRecord } from "../journal/types";
+import { isoText } from "./rows";
 
 export const JOURNAL_CHANNEL = "backtrack_journal";
+
+/** A new record's time, as the ISO text the journal hands back. */
+const CREATED_AT = `${isoText("created_at")} AS created_at`;
 
 /** When the summary row is written: the record changes it ($14), or the run is no longer running, or its row is a second old. */
 const SUMMARY_DUE = `($14::boolean OR r.status <> $12::text OR r.pause IS NOT NULL OR r.error IS NOT NULL
@@ -54,7 +58,7 @@ export const APPEND_AT_SQL = `
 WITH summary AS (${SUMMARY}),
 ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $15::int, $2::text, $3::text, $4::text::json)
-  RETURNING seq, created_at
+  RETURNING seq, ${CREATED_AT}
 )
 SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
 
@@ -70,7 +74,7 @@ WITH summary AS (
   RETURNING 1
 ), ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $5::int, $2::text, $3::text, $4::text::json)
-  RETURNING seq, created_at
+  RETURNING seq, ${CREATED_AT}
 )
 SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
 
@@ -78,7 +82,7 @@ SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarize
  * alone, the same five parameters. */
 export const APPEND_INSERT_AT_SQL = `
 INSERT INTO records (run_id, seq, name, kind, payload) VALUES ($1::text, $5::int, $2::text, $3::text, $4::text::json)
-RETURNING seq, created_at`;
+RETURNING seq, ${CREATED_AT}`;
 
 /** The run's next seq is read from its records. No rows back means the run has no summary row (yet). */
 export const APPEND_SQL = `
@@ -87,7 +91,7 @@ ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload)
   SELECT $1::text, COALESCE(max(seq), -1) + 1, $2::text, $3::text, $4::text::json FROM records WHERE run_id = $1::text
   HAVING EXISTS (SELECT 1 FROM runs WHERE run_id = $1::text)
-  RETURNING seq, created_at
+  RETURNING seq, ${CREATED_AT}
 )
 SELECT ins.seq, ins.created_at, (SELECT count(*) FROM summary)::int AS summarized FROM ins`;
 
@@ -103,7 +107,7 @@ WITH created AS (
 ), ins AS (
   INSERT INTO records (run_id, seq, name, kind, payload)
   SELECT $1::text, created.seq, $2::text, $3::text, $4::text::json FROM created
-  RETURNING seq, created_at
+  RETURNING seq, ${CREATED_AT}
 )
 SELECT ins.seq, ins.created_at, 1 AS summarized, $14::boolean AS changes FROM ins`;
 

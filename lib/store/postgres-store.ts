@@ -47,7 +47,7 @@ import * as retention from "./retention-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
 import { NotificationBatcher } from "./notify-batch";
 import { records, runs } from "./schema/index";
-import { iso, UNIQUE_VIOLATION } from "./rows";
+import { iso, isoText, UNIQUE_VIOLATION } from "./rows";
 import type { SqlClient } from "./sql-client";
 
 /** Tries of an append whose seq another writer took first (another process writing the same run). */
@@ -65,14 +65,15 @@ WITH updated AS (
 SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, -1, 'status', $2::text)::text) FROM updated`;
 
 // Payloads are read as text and parsed here: drivers differ on whether they parse json columns.
-const RECORD_COLUMNS = "seq, name, kind, payload::text AS payload, created_at";
+// Times come as ISO text: a Date per row was a large part of reading a long run.
+const RECORD_COLUMNS = `seq, name, kind, payload::text AS payload, ${isoText("created_at")} AS created_at`;
 
 interface RecordRow {
   seq: number;
   name: string;
   kind: string;
   payload: string;
-  created_at: Date | string;
+  created_at: string;
 }
 
 function pause(ms: number): Promise<void> {
@@ -101,7 +102,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     // Next seq 0 (the run was read empty) starts the run too: "at" would find no summary row.
     let path: AppendPath = nextSeq === 0 || (nextSeq === undefined && record.kind === "header") ? "first" : nextSeq !== undefined ? "at" : "next";
     for (let attempt = 0; attempt < SEQ_RACE_RETRIES; attempt += 1) {
-      let rows: Array<{ seq: number; created_at: Date | string; summarized?: number }>;
+      let rows: Array<{ seq: number; created_at: string; summarized?: number }>;
       try {
         const [text, params] = appendStatement(path, record, payloadText, delta, nextSeq, path === "at" && this.summaryFresh(record.runId));
         rows = await this.client.query(text, params, { prepare: true });
@@ -127,7 +128,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
             name: record.name,
             kind: record.kind,
             payload: JSON.parse(payloadText),
-            createdAt: iso(inserted.created_at),
+            createdAt: inserted.created_at,
           },
         };
       }
@@ -364,7 +365,7 @@ function toRecord(runId: string, row: RecordRow): JournalRecord {
     name: row.name,
     kind: row.kind,
     payload: JSON.parse(row.payload),
-    createdAt: iso(row.created_at),
+    createdAt: row.created_at,
   };
 }
 

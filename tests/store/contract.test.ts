@@ -31,6 +31,19 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
     expect(history.every((record) => !Number.isNaN(Date.parse(record.createdAt)))).toBe(true);
   });
 
+  it("hands back a record's time as canonical ISO text in UTC, the same on append, history and lookup", async () => {
+    const before = Date.now();
+    const appended = await store.append({ runId: "times", name: "a", kind: "value", payload: 1 });
+    const [read] = await store.history("times");
+    const lookedUp = await store.record("times", "a");
+    const text = appended.record.createdAt;
+    expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(new Date(text).toISOString()).toBe(text);
+    expect(Date.parse(text)).toBeGreaterThanOrEqual(before - 5_000);
+    expect(Date.parse(text)).toBeLessThanOrEqual(Date.now() + 5_000);
+    expect([read?.createdAt, lookedUp?.createdAt]).toEqual([text, text]);
+  });
+
   it("keeps the first writer of a name and hands its record to a later writer, without a seq gap", async () => {
     const runId = "first-writer";
     const first = await store.append({ runId, name: "step", kind: "value", payload: { v: 1 } });
