@@ -8,11 +8,12 @@ import "server-only";
 import type { RunDiff } from "@/lib/inspect/diff";
 import { RunNotFoundError } from "@/lib/journal/errors";
 import type { RunSummary } from "@/lib/journal/types";
+import { DECISION_KINDS } from "@/lib/inspect/decision-points";
 import { diffRecordsInSlices } from "@/lib/inspect/diff";
 import { processWide } from "./process-wide";
 import { getStore } from "./store";
 import { nextTurn } from "./turns";
-import { wholeHistory } from "./windows";
+import { historyOfKinds } from "./windows";
 
 const KEPT = 4;
 
@@ -42,7 +43,7 @@ export async function cachedDiff(a: string, b: string, realign: boolean): Promis
   let entry = kept.get(key);
   if (!entry || entry.version !== version) {
     // Read in pages and compared in slices, giving way between them: the server keeps answering meanwhile.
-    const diff = Promise.all([wholeHistory(store, a), wholeHistory(store, b)]).then(([historyA, historyB]) =>
+    const diff = Promise.all([historyOfKinds(store, a, DECISION_KINDS, runA.lastSeq), historyOfKinds(store, b, DECISION_KINDS, runB.lastSeq)]).then(([historyA, historyB]) =>
       diffRecordsInSlices(historyA, historyB, { a, b, realign }, nextTurn, DIFF_SLICE_ON_SERVER),
     );
     entry = { version, diff };

@@ -76,3 +76,17 @@ export async function wholeHistory(store: Pick<Journal, "history">, runId: strin
     if (page.length < WHOLE_PAGE) return records;
   }
 }
+
+/**
+ * The records of `kinds` through `lastSeq` (a diff reads its decision points and nothing else: a
+ * tool call's attempt, a header or a value is never read, parsed or held), a window of seqs a page.
+ */
+export async function historyOfKinds(store: Pick<Journal, "history">, runId: string, kinds: readonly string[], lastSeq: number): Promise<JournalRecord[]> {
+  const records: JournalRecord[] = [];
+  const history = pacedHistory(store);
+  for (let from = 0; from <= lastSeq; from += WHOLE_PAGE) {
+    const page = await history(runId, { from, before: Math.min(from + WHOLE_PAGE, lastSeq + 1), kinds });
+    for (const record of page) records.push(record);
+  }
+  return records;
+}

@@ -217,13 +217,17 @@ export function startPoints(): PointsPass {
   return { points: [], modelAt: [], denied: [], early: undefined, lastStep: -1, ordered: true };
 }
 
+/** The only kinds of record the decision points are made of: a reader may fetch just these. */
+export const DECISION_KINDS: readonly string[] = ["model", "tool_result", "approval"];
+const decisionKinds = new Set(DECISION_KINDS);
+
 /** Reads `records[from]` … `records[to - 1]` (the records after those already read, in seq order) into the pass. */
 export function readPoints(pass: PointsPass, records: readonly JournalRecord[], from: number, to: number): void {
   const { points, modelAt, denied } = pass;
   for (let index = from; index < to; index += 1) {
     const record = records[index] as JournalRecord;
     const kind = record.kind;
-    if (kind !== "model" && kind !== "tool_result" && kind !== "approval") continue;
+    if (!decisionKinds.has(kind)) continue;
     if (!parseName(record.name)) continue;
     if (kind === "model") {
       if (parsed.call >= 0) continue;

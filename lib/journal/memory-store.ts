@@ -91,10 +91,15 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
   }
 
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
-    const records = this.data.get(runId)?.records ?? [];
-    const from = options.from ?? 0;
-    const to = options.limit === undefined ? records.length : from + options.limit;
-    return structuredClone(records.slice(from, to));
+    const all = this.data.get(runId)?.records ?? [];
+    // Seqs are dense from 0: a record's seq is its index.
+    const records = all.slice(options.from ?? 0, options.before ?? all.length);
+    if (options.kinds !== undefined) {
+      const kinds = new Set(options.kinds);
+      const kept = records.filter((record) => kinds.has(record.kind));
+      return structuredClone(options.limit === undefined ? kept : kept.slice(0, options.limit));
+    }
+    return structuredClone(options.limit === undefined ? records : records.slice(0, options.limit));
   }
 
   protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {

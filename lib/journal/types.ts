@@ -128,7 +128,12 @@ export interface RunPage {
 export interface HistoryOptions {
   /** First seq to return (inclusive). */
   from?: number;
+  /** Most records to return (after `kinds` has filtered them). */
   limit?: number;
+  /** Only records before this seq (exclusive): with `from`, a window of seqs. */
+  before?: number;
+  /** Only records of these kinds, still in seq order (a reader that needs a few kinds of a long run). */
+  kinds?: readonly string[];
 }
 
 /** A status change that is not itself a record: pauses and failures. */

@@ -68,6 +68,14 @@ SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, -1, 'status', 
 // Times come as ISO text: a Date per row was a large part of reading a long run.
 const RECORD_COLUMNS = `seq, name, kind, payload::text AS payload, ${isoText("created_at")} AS created_at`;
 
+/** Past every seq (seq is a PostgreSQL int). */
+const SEQ_END = 2_147_483_647;
+
+// $1 run id, $2 first seq, $3 the seq the window ends before, $4 the most records (null: all).
+const READ_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int ORDER BY seq LIMIT $4::int`;
+const READ_KINDS_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int
+  AND kind IN (SELECT json_array_elements_text($5::text::json)) ORDER BY seq LIMIT $4::int`;
+
 interface RecordRow {
   seq: number;
   name: string;
@@ -161,11 +169,15 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   }
 
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
-    const rows = await this.client.query<RecordRow>(
-      `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int ORDER BY seq LIMIT $3::int`,
-      [runId, options.from ?? 0, options.limit ?? null],
-      { prepare: true },
-    );
+    const from = options.from ?? 0;
+    // Seqs are dense: the first `limit` records from `from` are the window [from, from + limit),
+    // which the primary key reads in bounded time whatever the planner estimates of the run.
+    const unfiltered = options.kinds === undefined && options.limit !== undefined ? from + options.limit : SEQ_END;
+    const before = Math.min(options.before ?? SEQ_END, unfiltered, SEQ_END);
+    const params = [runId, from, before, options.limit ?? null];
+    const rows = await (options.kinds === undefined
+      ? this.client.query<RecordRow>(READ_SQL, params, { prepare: true })
+      : this.client.query<RecordRow>(READ_KINDS_SQL, [...params, JSON.stringify(options.kinds)], { prepare: true }));
     return rows.map((row) => toRecord(runId, row));
   }
 

@@ -33,7 +33,9 @@ async function readRuns(journal: Journal, runIds: readonly string[]): Promise<Ru
 }
 
 function slice(records: readonly JournalRecord[], options: HistoryOptions = {}): JournalRecord[] {
-  const from = records.filter((record) => record.seq >= (options.from ?? 0));
+  const kinds = options.kinds && new Set(options.kinds);
+  const before = options.before ?? Number.POSITIVE_INFINITY;
+  const from = records.filter((record) => record.seq >= (options.from ?? 0) && record.seq < before && (!kinds || kinds.has(record.kind)));
   return options.limit === undefined ? from : from.slice(0, options.limit);
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { JournalRecord } from "@/lib/journal/types";
 import { stableHash } from "@/lib/journal/canonical";
 import { plainEntry } from "@/lib/inspect/compare";
-import { decisionPoints, pointsOf, type ToolDecision } from "@/lib/inspect/decision-points";
+import { DECISION_KINDS, decisionPoints, pointsOf, type ToolDecision } from "@/lib/inspect/decision-points";
 import { diffRecords } from "@/lib/inspect/diff";
 import { diffRows } from "@/lib/inspect/diff-view";
 import { canonicalHash } from "@/lib/inspect/equal";
@@ -29,6 +29,30 @@ const result = (turn: number, call: number, toolName: string, args: unknown, out
 const approval = (turn: number, call: number, approved: boolean) => record(`turn:${turn}:call:${call}:approval`, "approval", { toolCallId: "x", toolName: "t", approved });
 
 describe("decision points", () => {
+  it("are made of the DECISION_KINDS alone: a diff of those records equals the diff of the whole runs", () => {
+    const attempt = (turn: number, call: number) => record(`turn:${turn}:call:${call}:attempt`, "attempt", { toolCallId: "x", toolName: "pay", args: {} });
+    const runOf = (amount: number) => [
+      record("run:start", "header", { input: "pay" }),
+      model(0, [["pay", { amount }]], "paying"),
+      attempt(0, 0),
+      approval(0, 0, amount < 10),
+      result(0, 0, "pay", { amount }, { ok: true }),
+      record("memo", "value", { note: amount }),
+      model(1, [["lookup", { id: 1 }]]),
+      attempt(1, 0),
+      result(1, 0, "lookup", { id: 1 }, { id: 1 }, amount > 10),
+      record("turn:1:sleep", "sleep", { ms: 5 }),
+      model(2, [], "done"),
+      record("run:complete", "value", { value: "done" }),
+    ];
+    const [a, b] = [runOf(5), runOf(20)];
+    const decisions = (records: JournalRecord[]) => records.filter((each) => DECISION_KINDS.includes(each.kind));
+    const whole = diffRecords(a, b, { a: "a", b: "b" });
+    expect(whole.divergentAt).not.toBeNull();
+    expect(diffRecords(decisions(a), decisions(b), { a: "a", b: "b" })).toEqual(whole);
+    expect(diffRecords(decisions(a), decisions(b), { a: "a", b: "b", realign: true })).toEqual(diffRecords(a, b, { a: "a", b: "b", realign: true }));
+  });
+
   it("reads records in the loop's order in one pass, and any other order the same", () => {
     const inOrder = [
       record("run:start", "header", {}),

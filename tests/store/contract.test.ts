@@ -44,6 +44,33 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
     expect([read?.createdAt, lookedUp?.createdAt]).toEqual([text, text]);
   });
 
+  it("reads only the kinds and the window of seqs asked for, in seq order, and leaves the name cache alone", async () => {
+    const runId = "kinds";
+    const kinds: RecordKind[] = ["header", "model", "attempt", "tool_result", "value", "model", "attempt", "tool_result", "approval", "model"];
+    for (const [index, kind] of kinds.entries()) await store.append({ runId, name: `r${index}`, kind, payload: { index } });
+    const decisions = await store.history(runId, { kinds: ["model", "tool_result", "approval"] });
+    expect(decisions.map((record) => [record.seq, record.kind])).toEqual([
+      [1, "model"],
+      [3, "tool_result"],
+      [5, "model"],
+      [7, "tool_result"],
+      [8, "approval"],
+      [9, "model"],
+    ]);
+    const page = await store.history(runId, { kinds: ["model", "tool_result", "approval"], from: 4, limit: 2 });
+    expect(page.map((record) => record.seq)).toEqual([5, 7]);
+    expect(await store.history(runId, { kinds: [] })).toEqual([]);
+    // A window of seqs, alone or with kinds; a limit counts the records the kinds keep.
+    expect((await store.history(runId, { from: 2, before: 6 })).map((record) => record.seq)).toEqual([2, 3, 4, 5]);
+    expect((await store.history(runId, { from: 2, before: 9, kinds: ["model", "approval"] })).map((record) => record.seq)).toEqual([5, 8]);
+    expect((await store.history(runId, { from: 0, limit: 3, kinds: ["tool_result", "model"] })).map((record) => record.seq)).toEqual([1, 3, 5]);
+    expect((await store.history(runId, { from: 8, limit: 5 })).map((record) => record.seq)).toEqual([8, 9]);
+    expect(await store.history(runId, { from: 4, before: 4 })).toEqual([]);
+    // A filtered read is not the run: a do of a name it left out still finds the stored record.
+    expect(await store.do(runId, "r2", () => ({ index: "again" }))).toEqual({ index: 2 });
+    expect((await store.history(runId)).map((record) => record.seq)).toEqual(kinds.map((_, index) => index));
+  });
+
   it("keeps the first writer of a name and hands its record to a later writer, without a seq gap", async () => {
     const runId = "first-writer";
     const first = await store.append({ runId, name: "step", kind: "value", payload: { v: 1 } });
