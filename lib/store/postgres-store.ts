@@ -47,7 +47,8 @@ import * as retention from "./retention-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
 import { NotificationBatcher } from "./notify-batch";
 import { records, runs } from "./schema/index";
-import { iso, isoText, UNIQUE_VIOLATION } from "./rows";
+import { iso, UNIQUE_VIOLATION } from "./rows";
+import { READ_KINDS_SQL, READ_SQL, RECORD_COLUMNS, SEQ_END } from "./read-sql";
 import type { SqlClient } from "./sql-client";
 
 /** Tries of an append whose seq another writer took first (another process writing the same run). */
@@ -63,18 +64,6 @@ WITH updated AS (
   WHERE run_id = $1::text RETURNING run_id
 )
 SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array($1::text, -1, 'status', $2::text)::text) FROM updated`;
-
-// Payloads are read as text and parsed here: drivers differ on whether they parse json columns.
-// Times come as ISO text: a Date per row was a large part of reading a long run.
-const RECORD_COLUMNS = `seq, name, kind, payload::text AS payload, ${isoText("created_at")} AS created_at`;
-
-/** Past every seq (seq is a PostgreSQL int). */
-const SEQ_END = 2_147_483_647;
-
-// $1 run id, $2 first seq, $3 the seq the window ends before, $4 the most records (null: all).
-const READ_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int ORDER BY seq LIMIT $4::int`;
-const READ_KINDS_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int
-  AND kind IN (SELECT json_array_elements_text($5::text::json)) ORDER BY seq LIMIT $4::int`;
 
 interface RecordRow {
   seq: number;
@@ -170,8 +159,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
 
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
     const from = options.from ?? 0;
-    // Seqs are dense: the first `limit` records from `from` are the window [from, from + limit),
-    // which the primary key reads in bounded time whatever the planner estimates of the run.
+    // A page is a window of seqs (read-sql.ts); with kinds, `limit` counts the records they keep.
     const unfiltered = options.kinds === undefined && options.limit !== undefined ? from + options.limit : SEQ_END;
     const before = Math.min(options.before ?? SEQ_END, unfiltered, SEQ_END);
     const params = [runId, from, before, options.limit ?? null];
