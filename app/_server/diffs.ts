@@ -13,7 +13,7 @@ import { diffRecordsInSlices } from "@/lib/inspect/diff";
 import { processWide } from "./process-wide";
 import { getStore } from "./store";
 import { nextTurn } from "./turns";
-import { historyOfKinds } from "./windows";
+import { runHistory } from "./windows";
 
 const KEPT = 4;
 
@@ -43,7 +43,7 @@ export async function cachedDiff(a: string, b: string, realign: boolean): Promis
   let entry = kept.get(key);
   if (!entry || entry.version !== version) {
     // Read in pages and compared in slices, giving way between them: the server keeps answering meanwhile.
-    const diff = Promise.all([historyOfKinds(store, a, DECISION_KINDS, runA.lastSeq), historyOfKinds(store, b, DECISION_KINDS, runB.lastSeq)]).then(([historyA, historyB]) =>
+    const diff = Promise.all([runHistory(store, a, runA.lastSeq, DECISION_KINDS), runHistory(store, b, runB.lastSeq, DECISION_KINDS)]).then(([historyA, historyB]) =>
       diffRecordsInSlices(historyA, historyB, { a, b, realign }, nextTurn, DIFF_SLICE_ON_SERVER),
     );
     entry = { version, diff };

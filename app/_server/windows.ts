@@ -60,28 +60,15 @@ export async function newestWithin(store: Pick<Journal, "history">, runId: strin
   return taken;
 }
 
-/** Records read per query by wholeHistory: small enough that turning one page into records is short. */
+/** Seqs read per query by runHistory: small enough that turning one page into records is short. */
 const WHOLE_PAGE = 2_000;
 
 /**
- * A run's whole history, read a page at a time, each page after its turn (turns.ts), so that
+ * A run's records through `lastSeq`, of `kinds` only when given (a diff reads its decision points
+ * and nothing else), read a window of seqs at a time, each after its turn (turns.ts), so that
  * reading a 200,000-record run does not hold the server's one thread for long at a stretch.
  */
-export async function wholeHistory(store: Pick<Journal, "history">, runId: string): Promise<JournalRecord[]> {
-  const records: JournalRecord[] = [];
-  const history = pacedHistory(store);
-  for (;;) {
-    const page = await history(runId, { from: records.length, limit: WHOLE_PAGE });
-    for (const record of page) records.push(record);
-    if (page.length < WHOLE_PAGE) return records;
-  }
-}
-
-/**
- * The records of `kinds` through `lastSeq` (a diff reads its decision points and nothing else: a
- * tool call's attempt, a header or a value is never read, parsed or held), a window of seqs a page.
- */
-export async function historyOfKinds(store: Pick<Journal, "history">, runId: string, kinds: readonly string[], lastSeq: number): Promise<JournalRecord[]> {
+export async function runHistory(store: Pick<Journal, "history">, runId: string, lastSeq: number, kinds?: readonly string[]): Promise<JournalRecord[]> {
   const records: JournalRecord[] = [];
   const history = pacedHistory(store);
   for (let from = 0; from <= lastSeq; from += WHOLE_PAGE) {

@@ -153,9 +153,8 @@ export abstract class JournalBase implements Journal {
   async history(runId: string, options: HistoryOptions = {}): Promise<JournalRecord[]> {
     this.alive();
     const records = await this.read(runId, options);
-    // A read of some kinds says nothing of the run's last seq or of its other names.
-    if (options.kinds !== undefined) return records;
-    if (options.before !== undefined) return records;
+    // A read of some kinds, or of a window, says nothing of the run's last seq or of its other names.
+    if (options.kinds !== undefined || options.before !== undefined) return records;
     const last = records.at(-1);
     if (last) this.noteSeq(runId, last.seq);
     if (options.from === undefined && options.limit === undefined) {

@@ -93,13 +93,10 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
     const all = this.data.get(runId)?.records ?? [];
     // Seqs are dense from 0: a record's seq is its index.
-    const records = all.slice(options.from ?? 0, options.before ?? all.length);
-    if (options.kinds !== undefined) {
-      const kinds = new Set(options.kinds);
-      const kept = records.filter((record) => kinds.has(record.kind));
-      return structuredClone(options.limit === undefined ? kept : kept.slice(0, options.limit));
-    }
-    return structuredClone(options.limit === undefined ? records : records.slice(0, options.limit));
+    const window = all.slice(options.from ?? 0, options.before ?? all.length);
+    const kinds = options.kinds && new Set(options.kinds);
+    const kept = kinds ? window.filter((record) => kinds.has(record.kind)) : window;
+    return structuredClone(kept.slice(0, options.limit ?? kept.length));
   }
 
   protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {

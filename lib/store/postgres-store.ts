@@ -160,9 +160,8 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   protected async read(runId: string, options: HistoryOptions): Promise<JournalRecord[]> {
     const from = options.from ?? 0;
     // A page is a window of seqs (read-sql.ts); with kinds, `limit` counts the records they keep.
-    const unfiltered = options.kinds === undefined && options.limit !== undefined ? from + options.limit : SEQ_END;
-    const before = Math.min(options.before ?? SEQ_END, unfiltered, SEQ_END);
-    const params = [runId, from, before, options.limit ?? null];
+    const pageEnd = options.kinds === undefined && options.limit !== undefined ? from + options.limit : SEQ_END;
+    const params = [runId, from, Math.min(options.before ?? SEQ_END, pageEnd, SEQ_END), options.limit ?? null];
     const rows = await (options.kinds === undefined
       ? this.client.query<RecordRow>(READ_SQL, params, { prepare: true })
       : this.client.query<RecordRow>(READ_KINDS_SQL, [...params, JSON.stringify(options.kinds)], { prepare: true }));
