@@ -50,6 +50,10 @@ export function encodePayload(record: NewRecord, limitBytes: number): string {
   return text;
 }
 
+function isThenable<T>(value: Promise<T> | T): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
 export abstract class JournalBase implements Journal {
   protected readonly payloadLimitBytes: number;
   /** runId → name → record, most recently used last. */
@@ -190,24 +194,30 @@ export abstract class JournalBase implements Journal {
   }
 
   private async memoize<T>(runId: string, name: string, fn: () => Promise<T> | T, options: DoOptions): Promise<T> {
-    const names = await this.namesOf(runId);
+    // The hot path (a run this process has seen, a step that returns a plain value) awaits nothing
+    // but the append: each await is a turn of the microtask queue on every step of every run.
+    const names = this.cachedNames(runId) ?? (await this.loadNames(runId));
     // A run too long to cache is looked up by name: one indexed read instead of its whole history.
     const recorded = names ? names.get(name) : await this.readOne(runId, name);
     if (recorded) return recorded.payload as T;
-    const value = await fn();
+    const produced = fn();
+    const value = isThenable(produced) ? await produced : produced;
     const { record } = await this.append({ runId, name, kind: options.kind ?? "value", payload: value });
     return record.payload as T;
   }
 
-  /** The cached names of a run, loading its history once when this process has not seen it;
-   * undefined for a run too long to cache. */
-  private async namesOf(runId: string): Promise<Map<string, JournalRecord> | undefined> {
+  /** The cached names of a run (now the most recently used), or undefined when none are cached. */
+  private cachedNames(runId: string): Map<string, JournalRecord> | undefined {
     const cached = this.known.get(runId);
     if (cached) {
       this.known.delete(runId);
       this.known.set(runId, cached);
-      return cached;
     }
+    return cached;
+  }
+
+  /** Loads a run's history once to cache its names; undefined for a run too long to cache. */
+  private async loadNames(runId: string): Promise<Map<string, JournalRecord> | undefined> {
     await this.history(runId);
     return this.known.get(runId);
   }
