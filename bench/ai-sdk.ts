@@ -6,6 +6,9 @@
  *   model record and run:complete, so four round trips: the most a call ever pays;
  * - next call: a further call in an open run (its conversation grew, so it is made live): the
  *   model record alone. The mock answers with a call to a client-side tool, so no run:complete.
+ *   Its baseline is the same calls unwrapped (bareNextCallMs): the same conversation, one message
+ *   longer each call, and the same tools, so the AI SDK's own work on them is not counted as the
+ *   middleware's. (The first call's baseline, bareCallMs, is its own single prompt.)
  * Each round times CALLS calls one by one and keeps their median; the figure is the median round.
  * Two more baselines in the same rounds tell the middleware's own cost from the database's: a
  * bare single-row INSERT (postgres.js, a table of the journal's shape, one commit: what one
@@ -53,9 +56,12 @@ async function perCall(call: (index: number) => Promise<unknown>): Promise<numbe
   return median(samples);
 }
 
-/** A further call in an open run, timed per call (the run's first call is not timed). */
-async function nextCalls(store: Journal, model: MockLanguageModelV3, runId: string): Promise<number> {
-  const wrapped = wrapLanguageModel({ model, middleware: backtrackMiddleware({ store, runId, agent: "bench" }) });
+/**
+ * A further call in an open run, timed per call (the run's first call is not timed). Without a
+ * store, the same calls unwrapped: the same growing conversation and tools, the next call's baseline.
+ */
+async function nextCalls(store: Journal | undefined, model: MockLanguageModelV3, runId: string): Promise<number> {
+  const wrapped = store ? wrapLanguageModel({ model, middleware: backtrackMiddleware({ store, runId, agent: "bench" }) }) : model;
   const messages: Array<{ role: "user"; content: string }> = [{ role: "user", content: "Start." }];
   await generateText({ model: wrapped, messages, tools });
   return perCall((index) => {
@@ -93,6 +99,7 @@ export const aiSdkBenchmarks: Benchmark[] = [
                   prompt: "Where is order 7?",
                 }),
               ),
+            bareNext: () => nextCalls(undefined, model, "unwrapped"),
             next: (round) => nextCalls(store, model, `next-${round}`),
             memoryNext: (round) => nextCalls(new MemStore(), model, `memory-${round}`),
           },
@@ -103,10 +110,11 @@ export const aiSdkBenchmarks: Benchmark[] = [
           firstCallMs: figures.first,
           nextCallMs: figures.next,
           firstCallOverheadMs: figures.first - figures.bare,
-          nextCallOverheadMs: figures.next - figures.bare,
+          bareNextCallMs: figures.bareNext,
+          nextCallOverheadMs: figures.next - figures.bareNext,
           bareInsertMs: figures.insert,
-          nextCallOverheadVsInsert: (figures.next - figures.bare) / figures.insert,
-          memoryNextCallOverheadMs: figures.memoryNext - figures.bare,
+          nextCallOverheadVsInsert: (figures.next - figures.bareNext) / figures.insert,
+          memoryNextCallOverheadMs: figures.memoryNext - figures.bareNext,
           calls: CALLS * ROUNDS,
           warmupRounds: 1,
         };
