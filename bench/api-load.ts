@@ -6,6 +6,10 @@
  * - health{Cold,Warm}{Median,Max}Ms: health latency during the rounds, over all rounds. A cold round
  *   follows a server start, once its start-up is over (outline, timeline and diff are read and
  *   built once); a warm one reuses them.
+ * - healthBareColdMaxMs: the same probe while ten /api/health requests start at once on a freshly
+ *   started server instead (its own server, per round): what ten requests arriving together cost
+ *   Next.js itself, whatever they do. The first probe is sent with the ten and waits behind them;
+ *   healthColdAfterArrivalMaxMs leaves that one out.
  * - largestAnswerBytes: the largest of the ten answers (every default answer is bounded to 5 MB).
  * - load{Cold,Warm}Ms: the slowest of the ten requests, median over rounds.
  */
@@ -35,9 +39,13 @@ async function stop(server: ChildProcess): Promise<void> {
   await new Promise((done) => server.once("exit", done));
 }
 
+/** The ten large requests of a round. */
+const LOAD_PATHS = [0, 1, 2, 3, 4].flatMap((index) => [`/api/runs/load-a/state?at=${RECORDS - 1 - index * 37_000}`, "/api/diff?a=load-a&b=load-b"]);
+/** The baseline's ten: requests that cost the server nothing but Next.js's own handling. */
+const BARE_PATHS = Array.from({ length: 10 }, () => "/api/health");
+
 /** One round: the ten requests at once, health sampled until they are done. */
-async function round(base: string): Promise<{ health: number[]; slowestMs: number; largestBytes: number }> {
-  const paths = [0, 1, 2, 3, 4].flatMap((index) => [`/api/runs/load-a/state?at=${RECORDS - 1 - index * 37_000}`, "/api/diff?a=load-a&b=load-b"]);
+async function round(base: string, paths = LOAD_PATHS): Promise<{ health: number[]; slowestMs: number; largestBytes: number }> {
   const started = performance.now();
   let done = false;
   const load = Promise.all(
@@ -84,17 +92,27 @@ async function runApiLoad(context: BenchContext): Promise<Record<string, number 
   const base = `http://127.0.0.1:${PORT}`;
   const cold: Array<Awaited<ReturnType<typeof round>>> = [];
   const warm: Array<Awaited<ReturnType<typeof round>>> = [];
-  for (let index = 0; index < ROUNDS; index += 1) {
+  const bare: Array<Awaited<ReturnType<typeof round>>> = [];
+  /** A round on a server started for it, once its start-up is over. */
+  const onFreshServer = async (rounds: () => Promise<void>) => {
     const server = start(url);
     try {
       await waitForHealth(`${base}/api/health`, server);
       await waitForStartUp(base);
-      context.log(`bench:apiUnderLoad: round ${index + 1} of ${ROUNDS}…`);
-      cold.push(await round(base));
-      warm.push(await round(base));
+      await rounds();
     } finally {
       await stop(server);
     }
+  };
+  for (let index = 0; index < ROUNDS; index += 1) {
+    context.log(`bench:apiUnderLoad: round ${index + 1} of ${ROUNDS}…`);
+    await onFreshServer(async () => {
+      bare.push(await round(base, BARE_PATHS));
+    });
+    await onFreshServer(async () => {
+      cold.push(await round(base));
+      warm.push(await round(base));
+    });
   }
   const all = (rounds: typeof cold) => rounds.flatMap((each) => each.health);
   return {
@@ -102,6 +120,9 @@ async function runApiLoad(context: BenchContext): Promise<Record<string, number 
     healthColdMedianMs: median(all(cold)),
     healthColdMaxMs: Math.max(...all(cold)),
     healthColdMaxPerRoundMs: cold.map((each) => Math.round(Math.max(...each.health))).join(" "),
+    healthColdAfterArrivalMaxMs: Math.max(...cold.flatMap((each) => each.health.slice(1))),
+    healthBareColdMaxPerRoundMs: bare.map((each) => Math.round(Math.max(...each.health))).join(" "),
+    healthBareColdMaxMs: Math.max(...all(bare)),
     healthWarmMedianMs: median(all(warm)),
     healthWarmMaxMs: Math.max(...all(warm)),
     healthWarmMaxPerRoundMs: warm.map((each) => Math.round(Math.max(...each.health))).join(" "),
