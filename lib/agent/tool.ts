@@ -103,10 +103,16 @@ export function tool<Input, Output>(definition: Tool<Input, Output>): Tool<Input
   return definition;
 }
 
+/** Each input schema's JSON Schema as text: converting a zod schema costs about 0.1 ms, and a run
+ * describes its tools at every start and every replay. Zod schemas are immutable, so the text
+ * never goes stale; each description gets its own parsed copy, which its caller may change. */
+const schemaTexts = new WeakMap<AnyTool["input"], string>();
+
 export function describeTool(definition: AnyTool): ToolDescription {
-  return {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: z.toJSONSchema(definition.input, { unrepresentable: "any" }) as Record<string, unknown>,
-  };
+  let text = schemaTexts.get(definition.input);
+  if (text === undefined) {
+    text = JSON.stringify(z.toJSONSchema(definition.input, { unrepresentable: "any" }));
+    schemaTexts.set(definition.input, text);
+  }
+  return { name: definition.name, description: definition.description, inputSchema: JSON.parse(text) as Record<string, unknown> };
 }

@@ -83,6 +83,8 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   /** runId → when this process last wrote the run's summary row with status running (ms, this clock). */
   private readonly summarizedAt = new Map<string, number>();
 
+  private summaryOfRunQuery: ReturnType<PostgresStore["preparedSummaryOfRun"]> | undefined;
+
   constructor(
     readonly client: SqlClient,
     options: JournalOptions = {},
@@ -190,8 +192,20 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   }
 
   async run(runId: string): Promise<RunSummary | undefined> {
-    const rows = await this.summaries().where(eq(runs.runId, runId));
+    const rows = await this.summaryOfRun().execute({ runId });
     return rows[0] && toSummary(rows[0]);
+  }
+
+  /** One run's summary row, its statement built once: building it anew cost about 0.3 ms of CPU a
+   * call, a tenth of a suite replay's. */
+  private summaryOfRun() {
+    return (this.summaryOfRunQuery ??= this.preparedSummaryOfRun());
+  }
+
+  private preparedSummaryOfRun() {
+    return this.summaries()
+      .where(eq(runs.runId, sql.placeholder("runId")))
+      .prepare("backtrack_run_summary");
   }
 
   async runs(query: RunQuery = {}): Promise<RunPage> {
