@@ -45,6 +45,8 @@ function validateKeys(runId: unknown, name: unknown): void {
 /** The JSON text of a payload (undefined becomes null), refusing one over the limit. */
 export function encodePayload(record: NewRecord, limitBytes: number): string {
   const text = JSON.stringify(record.payload ?? null) ?? "null";
+  // A UTF-16 unit is at most 3 bytes of UTF-8: a short text needs no count.
+  if (text.length * 3 <= limitBytes) return text;
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > limitBytes) throw new PayloadTooLargeError(record.runId, record.name, bytes, limitBytes);
   return text;
@@ -54,10 +56,18 @@ function isThenable<T>(value: Promise<T> | T): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
+/**
+ * A cached name whose record this process wrote: the payload is not kept (the caller has it, and
+ * holding every written payload made the garbage collector copy and mark it). A later lookup of
+ * the name reads the record once.
+ */
+const WRITTEN = Symbol("written");
+type CachedName = JournalRecord | typeof WRITTEN;
+
 export abstract class JournalBase implements Journal {
   protected readonly payloadLimitBytes: number;
-  /** runId → name → record, most recently used last. */
-  private readonly known = new Map<string, Map<string, JournalRecord>>();
+  /** runId → name → record (or WRITTEN), most recently used last. */
+  private readonly known = new Map<string, Map<string, CachedName>>();
   private cachedRecords = 0;
   private readonly pending = new Map<string, Promise<unknown>>();
   /** runId → the highest seq this process has written or read in it. */
@@ -93,13 +103,13 @@ export abstract class JournalBase implements Journal {
     validateKeys(record.runId, record.name);
     const text = encodePayload(record, this.payloadLimitBytes);
     const count = (this.appends += 1);
-    this.inject(() => this.faults?.beforeWrite?.(record, count));
+    if (this.faults?.beforeWrite) this.inject(() => this.faults?.beforeWrite?.(record, count));
     const result = await this.inOrder(record.runId, () => {
       const last = this.lastSeqs.get(record.runId);
       return this.write(record, text, last === undefined ? undefined : last + 1);
     });
-    this.remember(result.record);
-    this.inject(() => this.faults?.afterWrite?.(result, count));
+    this.remember(result.record, result.created);
+    if (this.faults?.afterWrite) this.inject(() => this.faults?.afterWrite?.(result, count));
     return result as AppendResult<P>;
   }
 
@@ -178,7 +188,7 @@ export abstract class JournalBase implements Journal {
   async record(runId: string, name: string): Promise<JournalRecord | undefined> {
     this.alive();
     const cached = this.known.get(runId)?.get(name);
-    if (cached) return cached;
+    if (cached !== undefined && cached !== WRITTEN) return cached;
     const record = await this.readOne(runId, name);
     if (record) this.remember(record);
     return record;
@@ -188,9 +198,13 @@ export abstract class JournalBase implements Journal {
     const key = `${runId}\u0000${name}`;
     const inFlight = this.pending.get(key);
     if (inFlight) return inFlight as Promise<T>;
-    const work = this.memoize(runId, name, fn, options).finally(() => this.pending.delete(key));
+    const work = this.memoize(runId, name, fn, options);
     this.pending.set(key, work);
-    return work;
+    try {
+      return await work;
+    } finally {
+      this.pending.delete(key);
+    }
   }
 
   private async memoize<T>(runId: string, name: string, fn: () => Promise<T> | T, options: DoOptions): Promise<T> {
@@ -198,7 +212,8 @@ export abstract class JournalBase implements Journal {
     // but the append: each await is a turn of the microtask queue on every step of every run.
     const names = this.cachedNames(runId) ?? (await this.loadNames(runId));
     // A run too long to cache is looked up by name: one indexed read instead of its whole history.
-    const recorded = names ? names.get(name) : await this.readOne(runId, name);
+    const cached = names ? names.get(name) : await this.readOne(runId, name);
+    const recorded = cached === WRITTEN ? await this.record(runId, name) : cached;
     if (recorded) return recorded.payload as T;
     const produced = fn();
     const value = isThenable(produced) ? await produced : produced;
@@ -207,7 +222,7 @@ export abstract class JournalBase implements Journal {
   }
 
   /** The cached names of a run (now the most recently used), or undefined when none are cached. */
-  private cachedNames(runId: string): Map<string, JournalRecord> | undefined {
+  private cachedNames(runId: string): Map<string, CachedName> | undefined {
     const cached = this.known.get(runId);
     if (cached) {
       this.known.delete(runId);
@@ -217,20 +232,22 @@ export abstract class JournalBase implements Journal {
   }
 
   /** Loads a run's history once to cache its names; undefined for a run too long to cache. */
-  private async loadNames(runId: string): Promise<Map<string, JournalRecord> | undefined> {
+  private async loadNames(runId: string): Promise<Map<string, CachedName> | undefined> {
     await this.history(runId);
     return this.known.get(runId);
   }
 
-  private remember(record: JournalRecord): void {
+  /** Caches a record of a cached run: whole when it was read, as WRITTEN when this process wrote it. */
+  private remember(record: JournalRecord, written = false): void {
     const names = this.known.get(record.runId);
-    if (names && !names.has(record.name)) {
-      names.set(record.name, record);
-      this.cachedRecords += 1;
-    }
+    if (!names) return;
+    const cached = names.get(record.name);
+    if (cached === undefined) this.cachedRecords += 1;
+    else if (cached !== WRITTEN) return;
+    names.set(record.name, written ? WRITTEN : record);
   }
 
-  private cache(runId: string, names: Map<string, JournalRecord>): void {
+  private cache(runId: string, names: Map<string, CachedName>): void {
     this.known.set(runId, names);
     this.cachedRecords += names.size;
     for (const oldest of this.known.keys()) {

@@ -97,6 +97,14 @@ describe.each(STORE_KINDS)("store contract: $name", (kind) => {
     expect((await store.record("memo", "compute"))?.kind).toBe("value");
   });
 
+  it("hands a later do the journaled value, not the object its first caller went on to change", async () => {
+    const first = await store.do("memo-owned", "plan", () => ({ steps: ["read", "write"] }));
+    first.steps.push("changed after the step");
+    const again = await store.do("memo-owned", "plan", () => ({ steps: ["never run"] }));
+    expect(again).toEqual({ steps: ["read", "write"] });
+    expect((await store.record("memo-owned", "plan"))?.payload).toEqual({ steps: ["read", "write"] });
+  });
+
   it("round-trips payloads exactly: strings, numbers, nulls, nesting, hostile text", async () => {
     const payloads = ["a plain string", 12.5, null, true, [1, [2, { three: 3 }]], { html: HOSTILE, nested: { keep: "order", a: 1 } }];
     for (const [index, payload] of payloads.entries()) await store.append({ runId: "payloads", name: `p${index}`, kind: "value", payload });
