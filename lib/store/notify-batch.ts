@@ -10,8 +10,11 @@
  *   record (as before: NOTIFY was delivered at the append's commit);
  * - this process's notes reach listeners in the order they were queued: one batch in flight at a
  *   time, each batch's payloads notified in order within one transaction;
- * - a note is sent within WINDOW_MS of being queued (plus a round trip), or at once when the
- *   queue fills a payload; `flush()` (and so the store's close) sends what is queued;
+ * - a note is sent within NOTIFY_WINDOW_MS of being queued (plus a round trip), except that batches
+ *   go at most one per NOTIFY_GAP_MS: a writer that keeps appending sends one statement per gap,
+ *   not one per window (on a one-connection pool each batch holds the connection an append
+ *   waits for). A queue that fills QUEUE_BYTES goes at once; `flush()` (and so the store's close)
+ *   sends what is queued;
  * - a batch that fails to send is dropped, never retried or thrown at an append: the records are
  *   committed, and a live view catches up on the run's next note, which carries a higher seq;
  * - the batch statement commits with synchronous_commit off: it writes nothing worth an fsync.
@@ -21,8 +24,12 @@ import type { SqlClient } from "./sql-client";
 
 /** How long a note may wait for others to share its NOTIFY. The live stream itself waits 100 ms. */
 export const NOTIFY_WINDOW_MS = 25;
+/** The least time between two batches while notes keep coming: the live stream's own wait. */
+export const NOTIFY_GAP_MS = 100;
 /** PostgreSQL refuses a payload of 8,000 bytes or more; a batch payload stays under this. */
 const PAYLOAD_BYTES = 7_500;
+/** Queued notes that are sent at once, whatever the gap: a few payloads, in one statement. */
+const QUEUE_BYTES = 8 * PAYLOAD_BYTES;
 
 const SEND_SQL = `
 SELECT set_config('synchronous_commit', 'off', true) AS sync, count(pg_notify($1::text, payload)) AS sent
@@ -53,24 +60,29 @@ export function batchPayloads(notes: readonly string[]): string[] {
 }
 
 export class NotificationBatcher {
-  private queued: string[] = [];
+  /** Encoded at flush, in the timer's turn: not on the append's path. */
+  private queued: JournalNotification[] = [];
   private queuedBytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private sending: Promise<void> = Promise.resolve();
+  /** When the last batch was taken from the queue (performance.now()); none yet: -Infinity. */
+  private lastBatchAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly client: SqlClient,
     private readonly channel: string,
     private readonly windowMs = NOTIFY_WINDOW_MS,
+    private readonly gapMs = NOTIFY_GAP_MS,
   ) {}
 
-  /** Queues a note; it is sent within the window. */
+  /** Queues a note; it is sent within the window, or one gap after the last batch. */
   add(note: JournalNotification): void {
-    const encoded = encodeNote(note);
-    this.queued.push(encoded);
-    this.queuedBytes += encoded.length + 1;
-    if (this.queuedBytes >= PAYLOAD_BYTES) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+    this.queued.push(note);
+    // About a note's encoded size (its run id and kind, a seq and a status): a bound on the queue,
+    // not a payload's size, which batchPayloads measures.
+    this.queuedBytes += note.runId.length + note.kind.length + 30;
+    if (this.queuedBytes >= QUEUE_BYTES) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), Math.max(this.windowMs, this.lastBatchAt + this.gapMs - performance.now()));
   }
 
   /** Sends every queued note; resolves when they (and earlier batches) were sent or dropped. */
@@ -78,7 +90,8 @@ export class NotificationBatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queued.length === 0) return this.sending;
-    const payloads = batchPayloads(this.queued);
+    const payloads = batchPayloads(this.queued.map(encodeNote));
+    this.lastBatchAt = performance.now();
     this.queued = [];
     this.queuedBytes = 0;
     this.sending = this.sending.then(() => this.send(payloads));

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Journal } from "@/lib/journal/ports";
 import type { JournalNotification } from "@/lib/journal/types";
 import { openStore } from "@/lib/store";
-import { batchPayloads, encodeNote } from "@/lib/store/notify-batch";
+import { batchPayloads, encodeNote, NotificationBatcher } from "@/lib/store/notify-batch";
 import { parseNotification, parseNotifications, type PostgresStore } from "@/lib/store/postgres-store";
+import type { SqlClient } from "@/lib/store/sql-client";
 import { freshServerDatabase, STORE_KINDS } from "../helpers/databases";
 
 describe("batch payloads", () => {
@@ -26,6 +27,34 @@ describe("batch payloads", () => {
     expect(parseNotifications("not json")).toEqual([]);
     expect(parseNotifications('{"runId":"a"}')).toEqual([]);
     expect(parseNotifications('[[1,2],["b",0,"value","running"]]')).toEqual([{ runId: "b", seq: 0, kind: "value", status: "running" }]);
+  });
+});
+
+describe("the batcher's pace", () => {
+  it("sends at most one batch per gap while notes keep coming, and every note in order", async () => {
+    const sentAt: number[] = [];
+    const sent: JournalNotification[] = [];
+    const client = {
+      query: async (_text: string, params: unknown[]) => {
+        sentAt.push(performance.now());
+        for (const payload of JSON.parse(params[1] as string) as string[]) sent.push(...parseNotifications(payload));
+        return [];
+      },
+    } as unknown as SqlClient;
+    const batcher = new NotificationBatcher(client, "backtrack_test", 25, 100);
+    const started = performance.now();
+    let seq = 0;
+    while (performance.now() - started < 600) {
+      batcher.add({ runId: "paced", seq, kind: "value", status: "running" });
+      seq += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await batcher.flush();
+    expect(sent.map((note) => note.seq)).toEqual([...Array(seq).keys()]);
+    // A 25 ms window alone would send about 20 batches in 600 ms; the gap allows about 7.
+    expect(sentAt.length).toBeLessThanOrEqual(9);
+    const gaps = sentAt.slice(1, -1).map((at, index) => at - sentAt[index]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
   });
 });
 
