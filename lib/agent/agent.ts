@@ -5,6 +5,7 @@
  * recomputed.
  */
 import type { Journal, Waker } from "../journal/ports";
+import type { JournalRecord } from "../journal/types";
 import type { AgentEvent } from "./events";
 import { Drive } from "./loop";
 import type { AgentMemory } from "./memory";
@@ -38,6 +39,8 @@ export interface RunOptions {
   journal?: Journal;
   /** Records `replayOf` in run:start. */
   replayOf?: string;
+  /** The run's whole journal, when the caller has just created the run: the drive reads no history. */
+  history?: readonly JournalRecord[];
   onEvent?: (event: AgentEvent) => void;
   /** Cancels the drive (a lost lease): it stops before its next durable write. */
   signal?: AbortSignal;

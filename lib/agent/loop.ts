@@ -68,6 +68,7 @@ interface DriveOptions {
   model?: Model;
   journal?: Journal;
   replayOf?: string;
+  history?: readonly JournalRecord[];
   parentRunId?: string;
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
@@ -142,7 +143,7 @@ export class Drive implements SagaHost {
   }
 
   private async loop(input: RunInput | undefined): Promise<AssistantMessage> {
-    for (const record of await this.journal.history(this.runId)) this.recorded.set(record.name, record);
+    for (const record of this.options.history ?? (await this.journal.history(this.runId))) this.recorded.set(record.name, record);
     const header = await this.start(input);
     this.saga = header.saga === true;
     this.holdEffects = header.forkedFrom !== undefined && header.allowEffects !== true;

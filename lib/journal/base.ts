@@ -108,7 +108,10 @@ export abstract class JournalBase implements Journal {
       const last = this.lastSeqs.get(record.runId);
       return this.write(record, text, last === undefined ? undefined : last + 1);
     });
-    this.remember(result.record, result.created);
+    if (result.created && result.record.seq === 0 && !this.known.has(record.runId)) {
+      // This append created the run: its names are known without a read (a replay's first `do`).
+      this.cache(record.runId, new Map([[record.name, WRITTEN]]));
+    } else this.remember(result.record, result.created);
     if (this.faults?.afterWrite) this.inject(() => this.faults?.afterWrite?.(result, count));
     return result as AppendResult<P>;
   }

@@ -20,7 +20,7 @@ import { canonicalJson } from "../journal/canonical";
 import { BadInputError, RunNotFoundError } from "../journal/errors";
 import { RUN_START } from "../journal/names";
 import type { Journal } from "../journal/ports";
-import type { PauseState } from "../journal/types";
+import type { JournalRecord, PauseState } from "../journal/types";
 import { NoRecordedInputError } from "../agent/errors";
 import { ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
 import { planMemory, type StripDisclosure } from "../memory/replay-plan";
@@ -93,30 +93,38 @@ function replayAgent(options: ReplayRunOptions, header: HeaderPayload, model: Mo
   });
 }
 
-/** Appends the replay's run:start; false when another writer holds the id. */
-async function claim(journal: Journal, runId: string, header: HeaderPayload): Promise<{ created: boolean; existing: HeaderPayload }> {
+/** Appends the replay's run:start; `created` is false when another writer holds the id. */
+async function claim(journal: Journal, runId: string, header: HeaderPayload): Promise<{ created: boolean; record: JournalRecord; existing: HeaderPayload }> {
   const { created, record } = await journal.append({ runId, name: RUN_START, kind: "header", payload: header });
-  return { created, existing: record.payload as HeaderPayload };
+  return { created, record, existing: record.payload as HeaderPayload };
 }
 
-async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promise<string> {
+/** The claimed id and, when this claim created the run, its whole journal so far (run:start). */
+interface Claimed {
+  runId: string;
+  created?: JournalRecord;
+}
+
+async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promise<Claimed> {
   const source = options.runId;
   if (options.newRunId !== undefined) {
     if (options.newRunId === source) throw new BadInputError("a replay needs a new run id, not the source's");
-    const { created, existing } = await claim(options.journal, options.newRunId, header);
+    const { created, record, existing } = await claim(options.journal, options.newRunId, header);
+    if (created) return { runId: options.newRunId, created: record };
     // An unfinished replay of the same source and input resumes; anything else is someone else's run.
     const resumable = existing.replayOf === source && canonicalJson(inputMessages(existing.input)) === canonicalJson(inputMessages(header.input));
-    if (!created && !resumable) throw new ReplayTargetExistsError(options.newRunId, source);
-    return options.newRunId;
+    if (!resumable) throw new ReplayTargetExistsError(options.newRunId, source);
+    return { runId: options.newRunId };
   }
   let nextSlot = nextSlots.get(options.journal);
   if (!nextSlot) nextSlots.set(options.journal, (nextSlot = new Map()));
   for (let tries = 0, slot = nextSlot.get(source) ?? 1; tries < MAX_SLOTS; tries += 1, slot += 1) {
     const candidate = `${source}${REPLAY_SUFFIX}${slot}`;
     if (await options.journal.run(candidate)) continue;
-    if ((await claim(options.journal, candidate, header)).created) {
+    const { created, record } = await claim(options.journal, candidate, header);
+    if (created) {
       nextSlot.set(source, slot + 1);
-      return candidate;
+      return { runId: candidate, created: record };
     }
   }
   throw new BadInputError(`no free replay id for "${source}" after ${MAX_SLOTS} tries; pass newRunId`);
@@ -127,6 +135,8 @@ interface ReplayPlan {
   model: Model;
   input: RunInput;
   newRunId: string;
+  /** run:start, when this plan's claim created the run. */
+  created?: JournalRecord;
   disclosure?: StripDisclosure;
 }
 
@@ -146,8 +156,12 @@ async function planReplay(options: ReplayRunOptions): Promise<ReplayPlan> {
     ...(agent.system === undefined ? {} : { system: agent.system }),
     replayOf: runId,
   };
-  const newRunId = await claimId(options, newHeader);
-  return { agent, model, input, newRunId, ...(plan.disclosure ? { disclosure: plan.disclosure } : {}) };
+  const claimed = await claimId(options, newHeader);
+  return {
+    ...{ agent, model, input, newRunId: claimed.runId },
+    ...(claimed.created ? { created: claimed.created } : {}),
+    ...(plan.disclosure ? { disclosure: plan.disclosure } : {}),
+  };
 }
 
 /**
@@ -161,10 +175,12 @@ export async function reserveReplay(options: Omit<ReplayRunOptions, "onEvent" | 
 }
 
 export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunResult> {
-  const { agent, model, input, newRunId, disclosure } = await planReplay(options);
+  const { agent, model, input, newRunId, created, disclosure } = await planReplay(options);
   const outcome: ReplayRunResult = { newRunId, sourceRunId: options.runId, model: model.id, result: null, ...(disclosure ? { memoryStripped: disclosure } : {}) };
   try {
-    outcome.result = await agent.runResult(newRunId, input, { model, replayOf: options.runId, onEvent: options.onEvent, signal: options.signal });
+    // A run this replay just created holds its run:start alone: the drive need not read it back.
+    const history = created ? { history: [created] } : {};
+    outcome.result = await agent.runResult(newRunId, input, { model, replayOf: options.runId, onEvent: options.onEvent, signal: options.signal, ...history });
   } catch (error) {
     if (!isPause(error)) throw new ReplayFailedError(options.runId, newRunId, error);
     outcome.pause = error.state();

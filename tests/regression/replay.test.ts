@@ -2,7 +2,7 @@
  * replayRun on MemStore, PGlite and the server: the seed's example (order-123 under demo/v2), the
  * source left untouched, derived replay ids, the recorded model, overrides and typed errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { HeaderPayload } from "@/lib/agent/payloads";
 import { NoRecordedOutputError } from "@/lib/agent/replay";
@@ -15,7 +15,7 @@ import type { Journal } from "@/lib/journal/ports";
 import { checkReplay } from "@/lib/regression/check";
 import { diffRuns } from "@/lib/regression/diff-runs";
 import { ReplayFailedError } from "@/lib/regression/errors";
-import { replayRun } from "@/lib/regression/replay-run";
+import { replayRun, reserveReplay } from "@/lib/regression/replay-run";
 import { STORE_KINDS } from "../helpers/databases";
 import { storedRecords, writeDemoRuns } from "./helpers";
 
@@ -77,6 +77,25 @@ describe.each(STORE_KINDS)("replayRun: $name", (kind) => {
     expect(await diffRuns(store, "trip-42.t0c0", `${newRunId}.t0c0`)).toMatchObject({ divergentAt: null, summary: { same: 3 } });
     expect((await store.run(`${newRunId}.t0c0`))?.parentRunId).toBe(newRunId);
     expect(await storedRecords(store, "trip-42")).toBe(before);
+  });
+
+  it("drives a replay it has just created without reading that run back, and resumes a reserved one from its history", async () => {
+    const history = vi.spyOn(store, "history");
+    try {
+      const { newRunId } = await replayRun({ journal: store, runId: "trip-42", model: "recorded", registry });
+      expect(history.mock.calls.filter(([runId]) => runId === newRunId)).toEqual([]);
+      expect((await diffRuns(store, "trip-42", newRunId)).divergentAt).toBeNull();
+
+      const reserved = await reserveReplay({ journal: store, runId: "order-123", model: "recorded", registry });
+      history.mockClear();
+      const resumed = await replayRun({ journal: store, runId: "order-123", model: "recorded", registry, newRunId: reserved });
+      expect(history.mock.calls.filter(([runId]) => runId === reserved).length).toBeGreaterThan(0);
+      expect(resumed.newRunId).toBe(reserved);
+      expect((await store.run(reserved))?.status).toBe("complete");
+      expect((await diffRuns(store, "order-123", reserved)).divergentAt).toBeNull();
+    } finally {
+      history.mockRestore();
+    }
   });
 
   it("takes a new tool set and system text; the diff then diverges at the tool decision", async () => {
