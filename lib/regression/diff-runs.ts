@@ -4,11 +4,14 @@ import type { Journal } from "../journal/ports";
 import { diffRecords, type DiffOptions, type RunDiff } from "../inspect/diff";
 
 export async function diffRuns(journal: Journal, a: string, b: string, options: Omit<DiffOptions, "a" | "b"> = {}): Promise<RunDiff> {
-  const [summaryA, summaryB] = await Promise.all([journal.run(a), journal.run(b)]);
-  if (!summaryA) throw new RunNotFoundError(a);
-  if (!summaryB) throw new RunNotFoundError(b);
   const [historyA, historyB] = await Promise.all([journal.history(a), journal.history(b)]);
+  // A run with records exists; only an empty history needs the summary to tell "no run" from "no records yet".
+  await Promise.all([mustExist(journal, a, historyA), mustExist(journal, b, historyB)]);
   return diffRecords(historyA, historyB, { ...options, a, b });
+}
+
+async function mustExist(journal: Journal, runId: string, history: readonly unknown[]): Promise<void> {
+  if (history.length === 0 && !(await journal.run(runId))) throw new RunNotFoundError(runId);
 }
 
 /** A score of a diff. Ready-made scorers live outside this library: it depends on none of them. */

@@ -133,6 +133,8 @@ describe.each(STORE_KINDS)("diffRuns: $name", (kind) => {
     expect(diff.steps[1]?.detail).toMatchObject({ statusA: "succeeded", statusB: "failed" });
     const error = await diffRuns(store, "good-args", "no-such-run").catch((caught: unknown) => caught);
     expect(isBacktrackError(error, "not_found")).toBe(true);
+    const first = await diffRuns(store, "no-such-run", "good-args").catch((caught: unknown) => caught);
+    expect(isBacktrackError(first, "not_found") && (first as Error).message).toContain("no-such-run");
   });
 
   it("realigns after the first divergence when asked, and marks it", async () => {
