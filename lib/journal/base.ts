@@ -108,10 +108,7 @@ export abstract class JournalBase implements Journal {
       const last = this.lastSeqs.get(record.runId);
       return this.write(record, text, last === undefined ? undefined : last + 1);
     });
-    if (result.created && result.record.seq === 0 && !this.known.has(record.runId)) {
-      // This append created the run: its names are known without a read (a replay's first `do`).
-      this.cache(record.runId, new Map([[record.name, WRITTEN]]));
-    } else this.remember(result.record, result.created);
+    this.remember(result.record, result.created);
     if (this.faults?.afterWrite) this.inject(() => this.faults?.afterWrite?.(result, count));
     return result as AppendResult<P>;
   }
@@ -240,10 +237,17 @@ export abstract class JournalBase implements Journal {
     return this.known.get(runId);
   }
 
-  /** Caches a record of a cached run: whole when it was read, as WRITTEN when this process wrote it. */
+  /**
+   * Caches a record of a cached run: whole when it was read, as WRITTEN when this process wrote it.
+   * A record this process wrote at seq 0 created the run, so the run's names are known from it
+   * without a read (a replay's first `do` after its claim).
+   */
   private remember(record: JournalRecord, written = false): void {
     const names = this.known.get(record.runId);
-    if (!names) return;
+    if (!names) {
+      if (written && record.seq === 0) this.cache(record.runId, new Map([[record.name, WRITTEN]]));
+      return;
+    }
     const cached = names.get(record.name);
     if (cached === undefined) this.cachedRecords += 1;
     else if (cached !== WRITTEN) return;

@@ -20,7 +20,7 @@ import { canonicalJson } from "../journal/canonical";
 import { BadInputError, RunNotFoundError } from "../journal/errors";
 import { RUN_START } from "../journal/names";
 import type { Journal } from "../journal/ports";
-import type { JournalRecord, PauseState } from "../journal/types";
+import type { AppendResult, JournalRecord, PauseState } from "../journal/types";
 import { NoRecordedInputError } from "../agent/errors";
 import { ReplayFailedError, ReplayTargetExistsError, ReplayToolsError } from "./errors";
 import { planMemory, type StripDisclosure } from "../memory/replay-plan";
@@ -94,24 +94,24 @@ function replayAgent(options: ReplayRunOptions, header: HeaderPayload, model: Mo
 }
 
 /** Appends the replay's run:start; `created` is false when another writer holds the id. */
-async function claim(journal: Journal, runId: string, header: HeaderPayload): Promise<{ created: boolean; record: JournalRecord; existing: HeaderPayload }> {
-  const { created, record } = await journal.append({ runId, name: RUN_START, kind: "header", payload: header });
-  return { created, record, existing: record.payload as HeaderPayload };
+function claim(journal: Journal, runId: string, header: HeaderPayload): Promise<AppendResult<HeaderPayload>> {
+  return journal.append({ runId, name: RUN_START, kind: "header", payload: header });
 }
 
-/** The claimed id and, when this claim created the run, its whole journal so far (run:start). */
+/** The claimed id and, when this claim created the run, its run:start: the whole run so far. */
 interface Claimed {
   runId: string;
-  created?: JournalRecord;
+  claimedHeader?: JournalRecord;
 }
 
 async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promise<Claimed> {
   const source = options.runId;
   if (options.newRunId !== undefined) {
     if (options.newRunId === source) throw new BadInputError("a replay needs a new run id, not the source's");
-    const { created, record, existing } = await claim(options.journal, options.newRunId, header);
-    if (created) return { runId: options.newRunId, created: record };
+    const { created, record } = await claim(options.journal, options.newRunId, header);
+    if (created) return { runId: options.newRunId, claimedHeader: record };
     // An unfinished replay of the same source and input resumes; anything else is someone else's run.
+    const existing = record.payload;
     const resumable = existing.replayOf === source && canonicalJson(inputMessages(existing.input)) === canonicalJson(inputMessages(header.input));
     if (!resumable) throw new ReplayTargetExistsError(options.newRunId, source);
     return { runId: options.newRunId };
@@ -124,7 +124,7 @@ async function claimId(options: ReplayRunOptions, header: HeaderPayload): Promis
     const { created, record } = await claim(options.journal, candidate, header);
     if (created) {
       nextSlot.set(source, slot + 1);
-      return { runId: candidate, created: record };
+      return { runId: candidate, claimedHeader: record };
     }
   }
   throw new BadInputError(`no free replay id for "${source}" after ${MAX_SLOTS} tries; pass newRunId`);
@@ -136,7 +136,7 @@ interface ReplayPlan {
   input: RunInput;
   newRunId: string;
   /** run:start, when this plan's claim created the run. */
-  created?: JournalRecord;
+  claimedHeader?: JournalRecord;
   disclosure?: StripDisclosure;
 }
 
@@ -159,7 +159,7 @@ async function planReplay(options: ReplayRunOptions): Promise<ReplayPlan> {
   const claimed = await claimId(options, newHeader);
   return {
     ...{ agent, model, input, newRunId: claimed.runId },
-    ...(claimed.created ? { created: claimed.created } : {}),
+    ...(claimed.claimedHeader ? { claimedHeader: claimed.claimedHeader } : {}),
     ...(plan.disclosure ? { disclosure: plan.disclosure } : {}),
   };
 }
@@ -175,11 +175,11 @@ export async function reserveReplay(options: Omit<ReplayRunOptions, "onEvent" | 
 }
 
 export async function replayRun(options: ReplayRunOptions): Promise<ReplayRunResult> {
-  const { agent, model, input, newRunId, created, disclosure } = await planReplay(options);
+  const { agent, model, input, newRunId, claimedHeader, disclosure } = await planReplay(options);
   const outcome: ReplayRunResult = { newRunId, sourceRunId: options.runId, model: model.id, result: null, ...(disclosure ? { memoryStripped: disclosure } : {}) };
   try {
     // A run this replay just created holds its run:start alone: the drive need not read it back.
-    const history = created ? { history: [created] } : {};
+    const history = claimedHeader ? { history: [claimedHeader] } : {};
     outcome.result = await agent.runResult(newRunId, input, { model, replayOf: options.runId, onEvent: options.onEvent, signal: options.signal, ...history });
   } catch (error) {
     if (!isPause(error)) throw new ReplayFailedError(options.runId, newRunId, error);

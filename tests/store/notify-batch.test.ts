@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Journal } from "@/lib/journal/ports";
 import type { JournalNotification } from "@/lib/journal/types";
 import { openStore } from "@/lib/store";
-import { batchPayloads, encodeNote, NotificationBatcher } from "@/lib/store/notify-batch";
+import { batchPayloads, encodeNote } from "@/lib/store/notify-batch";
 import { parseNotification, parseNotifications, type PostgresStore } from "@/lib/store/postgres-store";
 import type { SqlClient } from "@/lib/store/sql-client";
 import { freshServerDatabase, STORE_KINDS } from "../helpers/databases";
@@ -27,34 +27,6 @@ describe("batch payloads", () => {
     expect(parseNotifications("not json")).toEqual([]);
     expect(parseNotifications('{"runId":"a"}')).toEqual([]);
     expect(parseNotifications('[[1,2],["b",0,"value","running"]]')).toEqual([{ runId: "b", seq: 0, kind: "value", status: "running" }]);
-  });
-});
-
-describe("the batcher's pace", () => {
-  it("sends at most one batch per gap while notes keep coming, and every note in order", async () => {
-    const sentAt: number[] = [];
-    const sent: JournalNotification[] = [];
-    const client = {
-      query: async (_text: string, params: unknown[]) => {
-        sentAt.push(performance.now());
-        for (const payload of JSON.parse(params[1] as string) as string[]) sent.push(...parseNotifications(payload));
-        return [];
-      },
-    } as unknown as SqlClient;
-    const batcher = new NotificationBatcher(client, "backtrack_test", 25, 100);
-    const started = performance.now();
-    let seq = 0;
-    while (performance.now() - started < 600) {
-      batcher.add({ runId: "paced", seq, kind: "value", status: "running" });
-      seq += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await batcher.flush();
-    expect(sent.map((note) => note.seq)).toEqual([...Array(seq).keys()]);
-    // A 25 ms window alone would send about 20 batches in 600 ms; the gap allows about 7.
-    expect(sentAt.length).toBeLessThanOrEqual(9);
-    const gaps = sentAt.slice(1, -1).map((at, index) => at - sentAt[index]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
   });
 });
 
@@ -111,6 +83,37 @@ describe("notifications across server connections", () => {
     await expect.poll(() => [...seen.values()].reduce((sum, seqs) => sum + seqs.length, 0), { timeout: 5_000, interval: 20 }).toBe(640);
     expect(Date.now() - written).toBeLessThan(1_000);
     for (const seqs of seen.values()) expect(seqs).toEqual([...Array(10).keys()]);
+    await stop();
+  });
+
+  it("sends at most one batch per gap while a writer keeps appending, and every note in order", async () => {
+    const paced = await openStore({ url: database.url, poolSize: 1 });
+    const sentAt: number[] = [];
+    const seen: number[] = [];
+    const stop = await reader.subscribe((note) => {
+      if (note.runId === "paced") seen.push(note.seq);
+    });
+    // The real client, timed: the batch statement is the one that calls pg_notify.
+    const query = paced.client.query.bind(paced.client);
+    paced.client.query = ((text, params, options) => {
+      if (text.includes("pg_notify")) sentAt.push(performance.now());
+      return query(text, params, options);
+    }) as SqlClient["query"];
+    const started = performance.now();
+    let seq = 0;
+    while (performance.now() - started < 600) {
+      await paced.append({ runId: "paced", name: `s${seq}`, kind: "value", payload: seq });
+      seq += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await paced.close();
+    await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(seq);
+    expect(seen).toEqual([...Array(seq).keys()]);
+    // A 25 ms window alone would send about 20 batches in 600 ms; the 100 ms gap allows about 7.
+    expect(sentAt.length).toBeLessThanOrEqual(9);
+    // Every gap but the last (the close sends what is queued at once).
+    const gaps = sentAt.slice(1, -1).map((at, index) => at - sentAt[index]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
     await stop();
   });
 
