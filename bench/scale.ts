@@ -128,7 +128,7 @@ const scaleRunsList: Benchmark = {
     const count = Number(process.env.BENCH_SCALE_RUNS ?? 10_000_000);
     const url = await context.serverDatabase();
     const store = await openStore({ url, poolSize: 2 });
-    await store.client.exec("DROP INDEX runs_run_id_trgm_idx; DROP INDEX runs_input_text_trgm_idx;");
+    await store.client.exec("DROP INDEX runs_run_id_search_idx; DROP INDEX runs_input_text_trgm_idx;");
     context.log(`scaleRunsList: writing ${count.toLocaleString("en-US")} runs…`);
     const writeMs = await writeRuns(context, store, count);
     const depth = count / 2;

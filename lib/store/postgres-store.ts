@@ -179,7 +179,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   async readRuns(runIds: readonly string[]): Promise<RunContents[]> {
     if (runIds.length === 0) return [];
     const [summaryRows, recordRows] = await Promise.all([
-      this.summaries().where(inArray(runs.runId, [...runIds])),
+      this.summariesOf(runIds),
       this.client.query<RecordRow & { run_id: string }>(
         `SELECT run_id, ${RECORD_COLUMNS} FROM records WHERE run_id IN (SELECT json_array_elements_text($1::text::json)) ORDER BY run_id, seq`,
         [JSON.stringify(runIds)],
@@ -216,6 +216,12 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
 
+  /** Summary rows of the named runs, found through the primary key (exposed so that tests can
+   * check its plan). */
+  summariesOf(runIds: readonly string[]) {
+    return this.summaries().where(inArray(runs.runId, [...runIds]));
+  }
+
   /** The runs list's statement (exposed so that tests can check its plan). */
   runsQuery(query: RunQuery, limit: number) {
     const conditions: SQL[] = [];
@@ -226,7 +232,9 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     if (query.forkOf !== undefined) conditions.push(eq(runs.forkedFrom, query.forkOf));
     if (query.search) {
       const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const match = or(ilike(runs.runId, pattern), ilike(runs.inputText, pattern));
+      // lower(run_id): the expression its trigram index is built on (drizzle/0016), which lookups
+      // by id cannot take in place of the primary key.
+      const match = or(ilike(sql`lower(${runs.runId})`, pattern), ilike(runs.inputText, pattern));
       if (match) conditions.push(match);
     }
     if (query.cursor) {
