@@ -11,6 +11,7 @@
  *   inspect, recovery, ai-sdk                 agent, journal
  *   sessions, memory, config, otel            journal, agent, store, inspect, recovery
  *   regression                                the above, and memory and config (a replay's memory and models)
+ *   pool                                      journal, agent, store, inspect, recovery, otel (what its workers run)
  *   fork, suites                              all of the above, regression included
  *   jobs, demo                                anything in lib but the CLI
  *   cli                                       anything in lib
@@ -46,6 +47,11 @@ module.exports = {
     layer("otel", BELOW_SERVICES, "otel (reserved): OTLP mapping onto journal records, framework-free"),
     layer("retention", BELOW_SERVICES, "retention (prune old runs and sessions): the layers below, the store's batches included"),
     layer("regression", [...BELOW_SERVICES, "memory", "config"], "regression: the layers below, with memory (a replay's memory plan) and config"),
+    layer(
+      "pool",
+      [...BELOW_SERVICES, "otel"],
+      "pool (worker threads for heavy projections and OTLP decoding): the projections and OTLP mapping it runs, the journal's ports; never the store",
+    ),
     layer("fork", [...SERVICES, "regression"], "fork (reserved): built on replay and the layers below"),
     layer("suites", [...SERVICES, "regression", "fork"], "suites (reserved): pinned runs checked by replay"),
     {
@@ -74,7 +80,7 @@ module.exports = {
       comment: "page-only view models stay off the public surface: app/ imports them by path",
       severity: "error",
       from: { path: "^lib/(index|testing)\\.ts$|^lib/demo/index\\.ts$" },
-      to: { path: "^lib/inspect/(diff-view|outline-cache)\\.ts$" },
+      to: { path: "^lib/inspect/(diff-view|packed-diff)\\.ts$" },
     },
     {
       name: "ui-not-cli",

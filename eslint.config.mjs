@@ -53,5 +53,16 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  globalIgnores([".next/**", "node_modules/**", "dist/**", "scratch/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "examples/**/node_modules/**"]),
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "dist/**",
+    "dist-workers/**",
+    "scratch/**",
+    "drizzle/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+    "examples/**/node_modules/**",
+  ]),
 ]);

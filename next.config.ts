@@ -5,7 +5,8 @@ const config: NextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
   // and postgres.js opens raw sockets: neither may be bundled. tsx loads the user's
   // backtrack.config.ts at run time (lib/config/file.ts): a loader, not a module to bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "tsx"],
+  // piscina starts worker threads from its own files (and they load dist-workers/projection.mjs).
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "tsx", "piscina"],
   poweredByHeader: false,
   // `npm test` runs `npm run typecheck` (next typegen, then tsc over every file and the route
   // types) before it builds, and sets BACKTRACK_TYPECHECKED=1 for the build so that it does not

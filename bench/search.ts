@@ -1,15 +1,18 @@
 /**
  * Search inside a 100,000-record run on the server (issue 16), on the embedded database and the
- * PostgreSQL server: the first search of a run (its records read once, redacted and kept as text
- * by the server's SearchCache), then the searches that follow (`search100kMs`, the median of
- * ROUNDS; a substring and a regular expression), against a bare baseline over the same texts in
- * the same run: `String.prototype.includes` on each text lower-cased, with no hit list at all.
+ * PostgreSQL server, the way the server searches (lib/pool/search.ts: pages made by the database,
+ * turned into redacted texts and searched in the projection pool's workers): the first search of a
+ * run (its records read once, redacted and kept as packed text), then the searches that follow
+ * (`search100kMs`, the median of ROUNDS; a substring and a regular expression), against a bare
+ * baseline over the same texts in the same run: `String.prototype.includes` on each text
+ * lower-cased, with no hit list at all. Needs the worker (`npm run build:workers`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SearchCache } from "../lib/inspect/search-cache";
-import { parseSearchQuery, searchSource, type SearchSource } from "../lib/inspect/search";
+import { recordsSource, type SearchSource } from "../lib/inspect/search";
+import { ProjectionPool } from "../lib/pool/pool";
+import { PooledSearch } from "../lib/pool/search";
 import { openStore } from "../lib/store/index";
 import { writeBigRun } from "./big-runs";
 import { median, time, type Benchmark, type BenchContext } from "./harness";
@@ -25,22 +28,23 @@ function bare(source: SearchSource, needle: string): number {
 
 async function figuresOn(url: string, database: string, context: BenchContext): Promise<Record<string, number>> {
   const store = await openStore({ url });
+  const pool = new ProjectionPool();
   try {
     context.log(`search: writing ${RECORDS.toLocaleString("en-US")} records (${database})…`);
     await writeBigRun(store, "bench-search-100k", RECORDS);
     const run = (await store.run("bench-search-100k"))!;
-    const cache = new SearchCache(store);
-    const substring = parseSearchQuery("ACCT-2790");
-    const pattern = parseSearchQuery('/acct-27[0-9]{3}"/');
-    const cold = await time(async () => searchSource((await cache.source("bench-search-100k", run))!, substring));
-    const source = (await cache.source("bench-search-100k", run))!;
+    const searches = new PooledSearch(store, pool, undefined);
+    const substring = "ACCT-2790";
+    const pattern = '/acct-27[0-9]{3}"/';
+    const cold = await time(() => searches.search(run, substring));
+    const source = recordsSource(await store.history("bench-search-100k"));
     const substringMs: number[] = [];
     const regexMs: number[] = [];
     const bareMs: number[] = [];
     let hits = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
-      substringMs.push((await time(async () => (hits = searchSource((await cache.source("bench-search-100k", run))!, substring).total))).ms);
-      regexMs.push((await time(async () => searchSource((await cache.source("bench-search-100k", run))!, pattern))).ms);
+      substringMs.push((await time(async () => (hits = (await searches.search(run, substring)).total))).ms);
+      regexMs.push((await time(() => searches.search(run, pattern))).ms);
       bareMs.push((await time(async () => bare(source, "acct-2790"))).ms);
     }
     if (hits !== bare(source, "acct-2790")) throw new Error(`search found ${hits} hits, the baseline ${bare(source, "acct-2790")}`);
@@ -55,6 +59,7 @@ async function figuresOn(url: string, database: string, context: BenchContext): 
       [`${database}SearchHits`]: hits,
     };
   } finally {
+    await pool.close();
     await store.close();
   }
 }

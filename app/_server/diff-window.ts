@@ -1,12 +1,12 @@
 /**
  * A window of a diff's entries for an answer: compared on the raw values (cachedDiff), then
  * redacted with distinct markers per answer, so two different secrets never read as equal and
- * equal ones never as different; cut at the response budget.
+ * equal ones never as different; cut at the response budget. Only the window is decoded.
  */
 import "server-only";
 import { countWithin } from "@/lib/inspect/budget";
-import { plainEntry, type DiffEntry } from "@/lib/inspect/compare";
-import type { RunDiff } from "@/lib/inspect/diff";
+import type { DiffEntry } from "@/lib/inspect/compare";
+import { diffEntries, type PackedDiff } from "@/lib/inspect/packed-diff";
 import { redacted } from "./redaction";
 
 export interface DiffWindow {
@@ -15,11 +15,11 @@ export interface DiffWindow {
   nextFrom: number | null;
 }
 
-export function diffWindow(diff: RunDiff, from: number, limit: number): DiffWindow {
-  const page = redacted(diff.steps.slice(from, from + limit).map(plainEntry), { distinct: true });
+export function diffWindow(diff: PackedDiff, from: number, limit: number): DiffWindow {
+  const page = redacted(diffEntries(diff, from, from + limit), { distinct: true });
   const entries = page.slice(0, countWithin(page));
   const nextFrom = from + entries.length;
-  return { entries, nextFrom: entries.length > 0 && nextFrom < diff.steps.length ? nextFrom : null };
+  return { entries, nextFrom: entries.length > 0 && nextFrom < diff.entries.count ? nextFrom : null };
 }
 
 /** Query text for a diff link (the same runs and alignment) starting at `from`. */

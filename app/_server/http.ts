@@ -59,6 +59,11 @@ const STATUS: Record<ErrorCode, number> = {
   database_unreachable: 503,
   database_owner_lost: 503,
   stopped: 503,
+  // The projection pool (lib/pool): full, or a worker that died or ran too long; the next try gets a fresh one.
+  pool_busy: 503,
+  worker_failed: 503,
+  worker_timeout: 503,
+  worker_unavailable: 503,
   job_timeout: 504,
 };
 
@@ -99,7 +104,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 export function errorResponse(error: unknown, request?: Request): NextResponse {
   if (isBacktrackError(error) && STATUS[error.code] !== 500) {
-    return json({ error: { code: error.code, message: error.message } }, STATUS[error.code]);
+    const retry = retryAfterOf(error);
+    return json({ error: { code: error.code, message: error.message } }, STATUS[error.code], retry === undefined ? {} : { "retry-after": String(retry) });
   }
   if (refusedValue(error)) {
     return json({ error: { code: "bad_input", message: "the request holds a value the database refuses (a NUL character, or a number out of range)" } }, 400);
@@ -108,6 +114,12 @@ export function errorResponse(error: unknown, request?: Request): NextResponse {
   const where = request ? ` ${request.method} ${new URL(request.url).pathname}` : "";
   console.error(`[backtrack] request ${requestId}${where} failed:`, error);
   return json({ error: { code: "internal", message: "internal error", requestId } }, 500, { "x-request-id": requestId });
+}
+
+/** Seconds a client should wait before trying again, for errors that say (the pool's). */
+function retryAfterOf(error: object): number | undefined {
+  const seconds = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : undefined;
 }
 
 /** A driver error (or one it caused) whose SQLSTATE says the value sent was refused. */

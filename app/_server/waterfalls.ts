@@ -1,16 +1,20 @@
 /**
- * The server's waterfalls and prices. A run's waterfall is built from its cached outline and kept
- * while the outline has not grown (building one for 100,000 records sorts ~67,000 bars); the
+ * The server's waterfalls, costs, aggregated charts and prices. Each is built in the projection pool
+ * from the run's outline (outlines.ts) and kept while the outline has not grown (a waterfall of
+ * 100,000 records sorts ~67,000 bars; it is held packed and windowed); the
  * prices are the kept table with the registry's (the config's `pricing`, the demo's) on top. A
  * config that fails to load must not hide costs: the table alone is used then.
  */
 import "server-only";
 import { priceTable } from "@/lib/agent/price-catalog";
 import type { PriceTable } from "@/lib/agent/pricing";
-import { runCost, type RunCost } from "@/lib/agent/pricing";
-import { waterfallOf, type Waterfall } from "@/lib/inspect/waterfall";
+import type { RunCost } from "@/lib/agent/pricing";
+import type { AggregateGraph } from "@/lib/inspect/aggregate";
+import type { ChunkedView } from "@/lib/inspect/outline-chunk";
+import { waterfallView, type WaterfallView } from "@/lib/inspect/waterfall";
 import type { RunSummary } from "@/lib/journal/types";
 import { runOutline } from "./outlines";
+import { projectionPool } from "./pool";
 import { processWide } from "./process-wide";
 import { serverRegistry } from "./registry";
 
@@ -23,27 +27,50 @@ export async function serverPrices(): Promise<PriceTable> {
   return priceTable(overrides);
 }
 
-/** The run's waterfall through at least `run.lastSeq`, or undefined for an unknown run. Shared: callers must not change it. */
-export async function runWaterfall(runId: string, run?: RunSummary): Promise<Waterfall | undefined> {
-  const [entries, table] = await Promise.all([runOutline(runId, run), serverPrices()]);
-  if (!entries) return undefined;
-  const kept = processWide("waterfalls", () => new Map<string, { length: number; version: string; waterfall: Waterfall }>());
-  const previous = kept.get(runId);
-  if (previous && previous.length === entries.length && previous.version === table.version) return previous.waterfall;
-  const waterfall = waterfallOf(entries, table.prices);
-  kept.delete(runId);
-  kept.set(runId, { length: entries.length, version: table.version, waterfall });
-  while (kept.size > KEPT_WATERFALLS) kept.delete(kept.keys().next().value as string);
-  return waterfall;
+/** A kept result of a whole-outline task, valid while the run's outline and the prices stay as they were. */
+interface Kept<T> {
+  length: number;
+  version: string;
+  value: Promise<T>;
+}
+
+/**
+ * `build(lists)` of the run's outline, kept per run (the last KEPT_WATERFALLS runs) while its
+ * outline has not grown and the prices are the same; concurrent requests share one build, and a
+ * failed build is not kept.
+ */
+async function kept<T>(name: string, runId: string, run: RunSummary | undefined, build: (view: ChunkedView, table: PriceTable) => Promise<T>): Promise<T | undefined> {
+  const [view, table] = await Promise.all([runOutline(runId, run), serverPrices()]);
+  if (!view) return undefined;
+  const results = processWide(name, () => new Map<string, Kept<T>>());
+  let entry = results.get(runId);
+  if (!entry || entry.length !== view.entries.length || entry.version !== table.version) {
+    const value = build(view, table);
+    const made: Kept<T> = { length: view.entries.length, version: table.version, value };
+    value.catch(() => results.get(runId) === made && results.delete(runId));
+    entry = made;
+  }
+  results.delete(runId);
+  results.set(runId, entry);
+  while (results.size > KEPT_WATERFALLS) results.delete(results.keys().next().value as string);
+  return entry.value;
+}
+
+/** The run's waterfall through at least `run.lastSeq`, or undefined for an unknown run (built in the pool, held packed). */
+export async function runWaterfall(runId: string, run?: RunSummary): Promise<WaterfallView | undefined> {
+  const packed = await kept("waterfalls", runId, run, (view, table) => projectionPool().run("waterfall", { lists: [...view.entryLists], prices: table.prices }));
+  return packed && waterfallView(packed);
 }
 
 /** What the run's model turns cost, and with which table; undefined for an unknown run. */
 export async function runCostOf(runId: string, run?: RunSummary): Promise<(RunCost & { table: { version: string; source: string; date: string } }) | undefined> {
-  const [entries, table] = await Promise.all([runOutline(runId, run), serverPrices()]);
-  if (!entries) return undefined;
-  const cost = runCost(
-    entries.filter((entry) => entry.kind === "model"),
-    table.prices,
-  );
-  return { ...cost, table: { version: table.version, source: table.source, date: table.date } };
+  return kept("costs", runId, run, async (view, table) => {
+    const cost = await projectionPool().run("cost", { lists: [...view.entryLists], prices: table.prices });
+    return { ...cost, table: { version: table.version, source: table.source, date: table.date } };
+  });
+}
+
+/** The run's shape (lib/inspect/aggregate.ts), folded in the pool from its outline; undefined for an unknown run. */
+export function runAggregate(runId: string, run?: RunSummary): Promise<AggregateGraph | undefined> {
+  return kept("aggregates", runId, run, (view) => projectionPool().run("aggregate", { lists: [...view.entryLists] }));
 }

@@ -13,8 +13,8 @@ import { DatabaseProblemView } from "@/components/database-problem";
 import { DiffPicker } from "@/components/diff/diff-picker";
 import { DiffView } from "@/components/diff/diff-view";
 import { DIFF_PAGE } from "@/components/page-sizes";
-import { plainEntry, type DiffEntry } from "@/lib/inspect/compare";
-import { diffHead, diffRows, initialRow, packRows, type ForkLineageView } from "@/lib/inspect/diff-view";
+import { initialRow, type ForkLineageView } from "@/lib/inspect/diff-view";
+import { diffEntries, diffEntryAt } from "@/lib/inspect/packed-diff";
 import type { Journal } from "@/lib/journal/ports";
 import type { RunSummary } from "@/lib/journal/types";
 import { diffPreview } from "@/lib/inspect/link-preview";
@@ -70,8 +70,8 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   const tabTitle = `${a} → ${b} · Diff · Backtrack`;
   try {
     const { diff } = await cachedDiff(a, b, realign === "1" || realign === "true");
-    const head = diffHead(diff);
-    return previewMetadata(diffPreview(head, head.divergentAt === null ? undefined : diff.steps[head.divergentAt], serverSecretTest()), tabTitle);
+    const { head } = diff;
+    return previewMetadata(diffPreview(head, head.divergentAt === null ? undefined : diffEntryAt(diff, head.divergentAt), serverSecretTest()), tabTitle);
   } catch {
     // An unknown run or an unreachable database: the page says which; the preview stays generic.
     return previewMetadata({ title: `${a} vs ${b} · Backtrack diff`, description: `Compare ${a} with ${b}, decision by decision.` }, tabTitle);
@@ -94,25 +94,25 @@ export default async function DiffPage({ searchParams }: { searchParams: SearchP
     return <DiffPicker a={query.a} b={query.b} runIds={await recent()} unknown={error.message} />;
   }
   const { diff, runA, runB } = loaded;
-  const rows = diffRows(diff);
-  const head = diffHead(diff);
-  const at = initialRow(query.at, head, rows.length);
+  const { head } = diff;
+  const at = initialRow(query.at, head, diff.entries.count);
   const pageIndex = Math.floor(at / DIFF_PAGE);
-  const outline = (run: typeof runA) => (run.recordCount <= INLINE_OUTLINE ? runOutline(run.runId, run).then((entries) => entries ?? null) : Promise.resolve(null));
+  const outline = (run: typeof runA) =>
+    run.recordCount <= INLINE_OUTLINE ? runOutline(run.runId, run).then((view) => (view ? view.entries.slice(0, view.entries.length) : null)) : Promise.resolve(null);
   const [outlineA, outlineB, lineage, bisect] = await Promise.all([outline(runA), outline(runB), forkLineage(store, runA, runB), bisectOffer(store, runA, runB)]);
   return (
     <DiffView
-      key={`${diff.a}\u0000${diff.b}\u0000${realign}`}
+      key={`${diff.head.a}\u0000${diff.head.b}\u0000${realign}`}
       // Compared on the raw values above; redacted here, with distinct markers so that different secrets stay different.
       initial={redacted(
         {
           head,
-          rows: packRows(rows),
+          rows: diff.rows,
           at,
           realign,
           // Plain objects: a client component's props take no class instances (entries build their detail on demand).
-          page: { index: pageIndex, entries: diff.steps.slice(pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE).map(plainEntry) },
-          first: head.divergentAt === null ? null : plainEntry(diff.steps[head.divergentAt] as DiffEntry),
+          page: { index: pageIndex, entries: diffEntries(diff, pageIndex * DIFF_PAGE, (pageIndex + 1) * DIFF_PAGE) },
+          first: head.divergentAt === null ? null : (diffEntryAt(diff, head.divergentAt) ?? null),
           runA,
           runB,
           outlineA,

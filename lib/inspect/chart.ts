@@ -13,6 +13,7 @@
  * Mermaid edge id L_<from>_<to>_<n> splits back into its ends (edgeEnds).
  */
 import type { FlowNode } from "./flow";
+import type { Indexed } from "./timeline";
 import { escapeLabel, nodeLabel } from "./mermaid";
 
 interface WindowOptions {
@@ -66,7 +67,7 @@ function gapId(firstIndex: number, lastIndex: number): string {
 }
 
 /** The window's nodes, with the nodes before and after it collapsed into one gap each. */
-export function chartItems(nodes: readonly FlowNode[], window: FlowWindow): ChartItem[] {
+export function chartItems(nodes: Indexed<FlowNode>, window: FlowWindow): ChartItem[] {
   const items: ChartItem[] = [];
   const gap = (first: number, last: number): ChartItem => ({
     type: "gap",
@@ -74,13 +75,13 @@ export function chartItems(nodes: readonly FlowNode[], window: FlowWindow): Char
     count: last - first + 1,
     firstIndex: first,
     lastIndex: last,
-    fromSeq: nodes[first]!.seq,
-    toSeq: nodes[last]!.seq,
+    fromSeq: nodes.at(first)!.seq,
+    toSeq: nodes.at(last)!.seq,
   });
   const start = Math.max(0, window.start);
   const end = Math.min(nodes.length, window.end);
   if (start > 0) items.push(gap(0, start - 1));
-  for (let index = start; index < end; index += 1) items.push({ type: "node", index, node: nodes[index]! });
+  for (let index = start; index < end; index += 1) items.push({ type: "node", index, node: nodes.at(index)! });
   if (end < nodes.length) items.push(gap(end, nodes.length - 1));
   return items;
 }

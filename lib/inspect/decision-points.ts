@@ -199,8 +199,9 @@ function inStepOrder(points: Point[]): Point[] {
 }
 
 /**
- * A pass over one run's records in progress: `pointsOf` in steps, so that a server can give way
- * between slices of a 200,000-record run (`pointsInSlices`). Only its own pass changes it.
+ * A pass over one run's records in progress: `pointsOf` in steps, so that a reader can fold a
+ * 200,000-record run a page at a time as the pages arrive (the server's projection pool). Only its
+ * own pass changes it.
  */
 export interface PointsPass {
   points: Point[];
@@ -259,19 +260,6 @@ export function finishPoints(pass: PointsPass): Point[] {
 export function pointsOf(records: readonly JournalRecord[]): Point[] {
   const pass = startPoints();
   readPoints(pass, records, 0, records.length);
-  return finishPoints(pass);
-}
-
-/**
- * pointsOf, `slice` records at a time with `pause()` (for example a macrotask) between slices: a
- * server reading a 200,000-record run keeps answering its other requests meanwhile. The same points.
- */
-export async function pointsInSlices(records: readonly JournalRecord[], pause: () => Promise<void>, slice = 5_000): Promise<Point[]> {
-  const pass = startPoints();
-  for (let from = 0; from < records.length; from += slice) {
-    if (from > 0) await pause();
-    readPoints(pass, records, from, Math.min(records.length, from + slice));
-  }
   return finishPoints(pass);
 }
 

@@ -18,7 +18,7 @@
  */
 import type { JournalRecord } from "../journal/types";
 import { compareAt, onlyIn, summarise, type DiffEntry, type DiffSummary } from "./compare";
-import { pointsInSlices, pointsOf, type Point } from "./decision-points";
+import { pointsOf, type Point } from "./decision-points";
 import { realignTail, REALIGN_MAX_EDITS, type RealignInfo } from "./realign";
 
 export type { DiffDetail, DiffEntry, DiffStatus, DiffSummary } from "./compare";
@@ -62,59 +62,24 @@ function diffPoints(pointsA: readonly Point[], pointsB: readonly Point[]): DiffE
 
 /** The RunDiff of two runs' records (each run's own history, in seq order). Pure. */
 export function diffRecords(historyA: readonly JournalRecord[], historyB: readonly JournalRecord[], options: DiffOptions = {}): RunDiff {
-  const pointsA = pointsOf(historyA);
-  const pointsB = pointsOf(historyB);
+  const a = options.a ?? historyA[0]?.runId ?? "";
+  const b = options.b ?? historyB[0]?.runId ?? "";
+  return diffPointLists(pointsOf(historyA), pointsOf(historyB), { ...options, a, b });
+}
+
+/** The RunDiff of two runs' decision points (pointsOf each run's own history). Pure. */
+export function diffPointLists(pointsA: readonly Point[], pointsB: readonly Point[], options: DiffOptions & { a: string; b: string }): RunDiff {
   let realigned: DiffEntry[] | undefined;
   let realign: RealignInfo | undefined;
   if (options.realign) ({ steps: realigned, info: realign } = realignTail(pointsA, pointsB, options.realignMaxEdits ?? REALIGN_MAX_EDITS));
-  return assemble(historyA, historyB, options, pointsA.length, pointsB.length, realigned ?? diffPoints(pointsA, pointsB), realign);
+  return assemble(options, pointsA.length, pointsB.length, realigned ?? diffPoints(pointsA, pointsB), realign);
 }
 
-/** Records read, and positions compared, per slice by diffRecordsInSlices (by default). */
-const DIFF_SLICE = 5_000;
-
-/**
- * diffRecords, giving way between slices of work (`pause`, for example a macrotask): a server that
- * diffs two 200,000-record runs keeps answering its other requests meanwhile. The same RunDiff.
- */
-export async function diffRecordsInSlices(
-  historyA: readonly JournalRecord[],
-  historyB: readonly JournalRecord[],
-  options: DiffOptions,
-  pause: () => Promise<void>,
-  slice = DIFF_SLICE,
-): Promise<RunDiff> {
-  if (options.realign) return diffRecords(historyA, historyB, options);
-  const pointsA = await pointsInSlices(historyA, pause, slice);
-  await pause();
-  const pointsB = await pointsInSlices(historyB, pause, slice);
-  const steps: DiffEntry[] = [];
-  const length = Math.max(pointsA.length, pointsB.length);
-  for (let start = 0; start < length; start += slice) {
-    await pause();
-    const end = Math.min(length, start + slice);
-    for (let index = start; index < end; index += 1) {
-      const a = pointsA[index];
-      const b = pointsB[index];
-      steps.push(a && b ? compareAt(index, a, b) : a ? onlyIn(index, a, "A") : onlyIn(index, b as Point, "B"));
-    }
-  }
-  return assemble(historyA, historyB, options, pointsA.length, pointsB.length, steps, undefined);
-}
-
-function assemble(
-  historyA: readonly JournalRecord[],
-  historyB: readonly JournalRecord[],
-  options: DiffOptions,
-  pointsA: number,
-  pointsB: number,
-  steps: DiffEntry[],
-  realign: RealignInfo | undefined,
-): RunDiff {
+function assemble(options: DiffOptions & { a: string; b: string }, pointsA: number, pointsB: number, steps: DiffEntry[], realign: RealignInfo | undefined): RunDiff {
   const { summary, divergentAt } = summarise(steps);
   return {
-    a: options.a ?? historyA[0]?.runId ?? "",
-    b: options.b ?? historyB[0]?.runId ?? "",
+    a: options.a,
+    b: options.b,
     alignment: realign?.applied ? "realigned" : "positional",
     steps,
     summary,

@@ -6,7 +6,17 @@
  * timeline.ts, gives everything at once for the library and small runs). Pure.
  */
 import type { JournalRecord } from "../journal/types";
-import { conversationItems, countThrough, summaryAt, toolResultOf, type ConversationItem, type RunFacts, type StepSummary, type Timeline, type ToolResultSoFar } from "./timeline";
+import {
+  conversationItems,
+  countThrough,
+  summaryAt,
+  toolResultOf,
+  type ConversationItem,
+  type RunFacts,
+  type StepSummary,
+  type TimelineView,
+  type ToolResultSoFar,
+} from "./timeline";
 
 export interface StateWindow extends StepSummary {
   record: JournalRecord | undefined;
@@ -30,22 +40,15 @@ export interface StateWindow extends StepSummary {
 }
 
 /** The newest `limit` conversation steps a window may hold (at or before `at`, below `before`), ascending. */
-export function windowSteps(timeline: Timeline, at: number, before: number, limit: number): number[] {
+export function windowSteps(timeline: TimelineView, at: number, before: number, limit: number): number[] {
   const end = countThrough(timeline.conversationSteps, Math.min(at, before - 1));
-  return timeline.conversationSteps.slice(Math.max(0, end - limit), end);
+  const steps: number[] = [];
+  for (let index = Math.max(0, end - limit); index < end; index += 1) steps.push(timeline.conversationSteps[index]!);
+  return steps;
 }
 
-/** Each timeline's sub-agent starts ([step, run id]), found once: a timeline never changes (extending makes a new one). */
-const childStarts = new WeakMap<Timeline, Array<[number, string]>>();
-
-function childRunIdsThrough(timeline: Timeline, at: number): string[] {
-  let starts = childStarts.get(timeline);
-  if (!starts) {
-    starts = [];
-    for (const entry of timeline.entries) if (entry.childRunId !== undefined) starts.push([entry.seq, entry.childRunId]);
-    childStarts.set(timeline, starts);
-  }
-  return starts.filter(([step]) => step <= at).map(([, runId]) => runId);
+function childRunIdsThrough(timeline: TimelineView, at: number): string[] {
+  return timeline.childStarts.filter(([step]) => step <= at).map(([, runId]) => runId);
 }
 
 /**
@@ -53,7 +56,7 @@ function childRunIdsThrough(timeline: Timeline, at: number): string[] {
  * windowSteps' (the caller chose how many fit); `record`: the record at the step.
  */
 export function stateWindow(
-  timeline: Timeline,
+  timeline: TimelineView,
   at: number,
   run: RunFacts | null,
   input: { record: JournalRecord | undefined; records: readonly JournalRecord[]; before: number },

@@ -2,8 +2,8 @@
  * The timeline of a run: its records as steps 0…lastSeq, and the run as it was at any step.
  * Pure projections shared by the inspector page, the API (`/api/runs/{id}/state`) and tests:
  *   timelineOf(outline)      → running totals and flow nodes, built once (O(records));
- *   extendTimeline(t, more)  → the same with more entries (a live run); extendTimelineInSlices
- *                              gives way between slices (a server's 200,000-entry build);
+ *   extendTimeline(t, more)  → the same with more entries (a live run); both by foldSteps,
+ *                              which a server also folds chunks of a run with (outline-chunk.ts);
  *   summaryAt(timeline, n)   → usage, counts, status and pause as of step n, in O(1);
  *   stateAt(records, n)      → that summary plus the conversation and tool results so far.
  * Invariant: a run's seqs are dense from 0 (the journal guarantees it), so step n is entries[n].
@@ -15,24 +15,50 @@ import { RUN_COMPLETE } from "../journal/names";
 import type { FlowNode } from "./flow";
 import { outline, type OutlineEntry } from "./outline";
 
-export interface Timeline {
-  entries: OutlineEntry[];
+/** A read-only list by position: an array, or a packed list a server decodes on demand. */
+export interface Indexed<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/**
+ * What the step summaries, the state window and the chart read of a timeline: the browser's
+ * Timeline (arrays) and the server's (packed chunks, app/_server/outlines.ts) both are one.
+ */
+export interface TimelineView {
+  entries: Indexed<OutlineEntry>;
   /** The flowchart nodes (the same as buildFlow of the records), ids n0, n1, … */
-  nodes: FlowNode[];
+  nodes: Indexed<FlowNode>;
   /** For step i: the index of the last node drawn at or before it, or -1 (only the start node). */
-  nodeAtStep: Int32Array;
+  nodeAtStep: ArrayLike<number>;
   /** Running totals through step i. */
+  inputTokens: ArrayLike<number>;
+  outputTokens: ArrayLike<number>;
+  modelTurns: ArrayLike<number>;
+  toolCalls: ArrayLike<number>;
+  failedToolCalls: ArrayLike<number>;
+  /** Steps that are part of the conversation (input, model turns, tool results), ascending. */
+  conversationSteps: ArrayLike<number>;
+  /** Steps that are tool results, ascending. */
+  toolResultSteps: ArrayLike<number>;
+  /** Sub-agent starts: [step, the run it started], ascending. */
+  childStarts: ReadonlyArray<readonly [number, string]>;
+  /** The step of run:complete, or -1. */
+  completeStep: number;
+}
+
+export interface Timeline extends TimelineView {
+  entries: OutlineEntry[];
+  nodes: FlowNode[];
+  nodeAtStep: Int32Array;
   inputTokens: Float64Array;
   outputTokens: Float64Array;
   modelTurns: Int32Array;
   toolCalls: Int32Array;
   failedToolCalls: Int32Array;
-  /** Steps that are part of the conversation (input, model turns, tool results), ascending. */
   conversationSteps: number[];
-  /** Steps that are tool results, ascending. */
   toolResultSteps: number[];
-  /** The step of run:complete, or -1. */
-  completeStep: number;
+  childStarts: Array<[number, string]>;
 }
 
 export interface StepSummary {
@@ -51,6 +77,76 @@ export interface StepSummary {
   pause: PauseState | null;
 }
 
+/** The running totals after some steps: where a fold over the next entries starts. */
+export interface StepTotals {
+  /** The next step (the seq the next entry must have). */
+  steps: number;
+  nodes: number;
+  inputTokens: number;
+  outputTokens: number;
+  modelTurns: number;
+  toolCalls: number;
+  failedToolCalls: number;
+  completeStep: number;
+}
+
+export const NO_STEPS: StepTotals = { steps: 0, nodes: 0, inputTokens: 0, outputTokens: 0, modelTurns: 0, toolCalls: 0, failedToolCalls: 0, completeStep: -1 };
+
+/**
+ * Where a fold writes: per-step columns indexed by step − `offset` (with room for the steps to
+ * come), and the lists it appends to. The browser's timeline is one with offset 0; a server's
+ * chunk of a run (outline-chunk.ts) is one with the chunk's first step.
+ */
+export interface StepsOut {
+  offset: number;
+  nodeAtStep: Int32Array;
+  inputTokens: Float64Array;
+  outputTokens: Float64Array;
+  modelTurns: Int32Array;
+  toolCalls: Int32Array;
+  failedToolCalls: Int32Array;
+  entries: OutlineEntry[];
+  nodes: FlowNode[];
+  conversationSteps: number[];
+  toolResultSteps: number[];
+  childStarts: Array<[number, string]>;
+}
+
+/**
+ * Folds `fresh[from]` … `fresh[to - 1]` into `out`, moving `totals` on; false at a gap in the
+ * seqs, where it stops: "step n is entries[n]" must hold. The one fold both timelines are made by.
+ */
+export function foldSteps(out: StepsOut, totals: StepTotals, fresh: readonly OutlineEntry[], from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const entry = fresh[index] as OutlineEntry;
+    const step = totals.steps;
+    if (entry.seq !== step) return false;
+    const at = step - out.offset;
+    out.entries.push(entry);
+    if (entry.node) {
+      out.nodes.push({ id: `n${totals.nodes}`, seq: entry.seq, recordName: entry.name, ...entry.node, childRunIds: [...entry.node.childRunIds] });
+      totals.nodes += 1;
+    }
+    totals.inputTokens += entry.inputTokens ?? 0;
+    totals.outputTokens += entry.outputTokens ?? 0;
+    if (entry.kind === "model") totals.modelTurns += 1;
+    if (entry.kind === "tool_result") totals.toolCalls += 1;
+    if (entry.kind === "tool_result" && entry.failed) totals.failedToolCalls += 1;
+    out.nodeAtStep[at] = totals.nodes - 1;
+    out.inputTokens[at] = totals.inputTokens;
+    out.outputTokens[at] = totals.outputTokens;
+    out.modelTurns[at] = totals.modelTurns;
+    out.toolCalls[at] = totals.toolCalls;
+    out.failedToolCalls[at] = totals.failedToolCalls;
+    if (entry.conversation) out.conversationSteps.push(step);
+    if (entry.kind === "tool_result") out.toolResultSteps.push(step);
+    if (entry.childRunId !== undefined) out.childStarts.push([step, entry.childRunId]);
+    if (entry.kind === "value" && entry.name === RUN_COMPLETE && totals.completeStep < 0) totals.completeStep = step;
+    totals.steps += 1;
+  }
+  return true;
+}
+
 const EMPTY = new Int32Array(0);
 
 /** Builds the timeline of a run from its outline (entries in seq order). */
@@ -67,6 +163,7 @@ export function timelineOf(entries: readonly OutlineEntry[]): Timeline {
       failedToolCalls: EMPTY,
       conversationSteps: [],
       toolResultSteps: [],
+      childStarts: [],
       completeStep: -1,
     },
     entries,
@@ -92,35 +189,25 @@ function growing(timeline: Timeline, length: number): Timeline {
     failedToolCalls: grow(timeline.failedToolCalls, length),
     conversationSteps: [...timeline.conversationSteps],
     toolResultSteps: [...timeline.toolResultSteps],
+    childStarts: [...timeline.childStarts],
     completeStep: timeline.completeStep,
   };
 }
 
-/**
- * Appends `fresh[from]` … `fresh[to - 1]` to `next` (made by `growing`, with room for them);
- * false at a gap in the seqs, where it stops: "step n is entries[n]" must hold.
- */
-function appendSteps(next: Timeline, fresh: readonly OutlineEntry[], from: number, to: number): boolean {
-  for (let index = from; index < to; index += 1) {
-    const entry = fresh[index] as OutlineEntry;
-    const step = next.entries.length;
-    if (entry.seq !== step) return false;
-    const previous = step - 1;
-    next.entries.push(entry);
-    if (entry.node) {
-      next.nodes.push({ id: `n${next.nodes.length}`, seq: entry.seq, recordName: entry.name, ...entry.node, childRunIds: [...entry.node.childRunIds] });
-    }
-    next.nodeAtStep[step] = next.nodes.length - 1;
-    next.inputTokens[step] = (previous >= 0 ? next.inputTokens[previous]! : 0) + (entry.inputTokens ?? 0);
-    next.outputTokens[step] = (previous >= 0 ? next.outputTokens[previous]! : 0) + (entry.outputTokens ?? 0);
-    next.modelTurns[step] = (previous >= 0 ? next.modelTurns[previous]! : 0) + (entry.kind === "model" ? 1 : 0);
-    next.toolCalls[step] = (previous >= 0 ? next.toolCalls[previous]! : 0) + (entry.kind === "tool_result" ? 1 : 0);
-    next.failedToolCalls[step] = (previous >= 0 ? next.failedToolCalls[previous]! : 0) + (entry.kind === "tool_result" && entry.failed ? 1 : 0);
-    if (entry.conversation) next.conversationSteps.push(step);
-    if (entry.kind === "tool_result") next.toolResultSteps.push(step);
-    if (entry.kind === "value" && entry.name === RUN_COMPLETE && next.completeStep < 0) next.completeStep = step;
-  }
-  return true;
+/** The totals after a timeline's last step. */
+export function totalsOf(timeline: TimelineView): StepTotals {
+  const last = timeline.entries.length - 1;
+  if (last < 0) return { ...NO_STEPS };
+  return {
+    steps: last + 1,
+    nodes: timeline.nodes.length,
+    inputTokens: timeline.inputTokens[last]!,
+    outputTokens: timeline.outputTokens[last]!,
+    modelTurns: timeline.modelTurns[last]!,
+    toolCalls: timeline.toolCalls[last]!,
+    failedToolCalls: timeline.failedToolCalls[last]!,
+    completeStep: timeline.completeStep,
+  };
 }
 
 /**
@@ -132,28 +219,14 @@ export function extendTimeline(timeline: Timeline, more: readonly OutlineEntry[]
   const fresh = more.filter((entry) => entry.seq >= timeline.entries.length);
   if (fresh.length === 0 && timeline.entries.length > 0) return timeline;
   const next = growing(timeline, timeline.entries.length + fresh.length);
-  appendSteps(next, fresh, 0, fresh.length);
-  return next;
-}
-
-/**
- * extendTimeline, `slice` entries at a time with `pause()` (for example a macrotask) between
- * slices: a server building the timeline of a 200,000-record run keeps answering meanwhile. The
- * same timeline; the old one is unchanged.
- */
-export async function extendTimelineInSlices(timeline: Timeline, more: readonly OutlineEntry[], pause: () => Promise<void>, slice = 5_000): Promise<Timeline> {
-  const fresh = more.filter((entry) => entry.seq >= timeline.entries.length);
-  if (fresh.length === 0 && timeline.entries.length > 0) return timeline;
-  const next = growing(timeline, timeline.entries.length + fresh.length);
-  for (let from = 0; from < fresh.length; from += slice) {
-    if (from > 0) await pause();
-    if (!appendSteps(next, fresh, from, Math.min(fresh.length, from + slice))) break;
-  }
+  const totals = totalsOf(timeline);
+  foldSteps({ ...next, offset: 0 }, totals, fresh, 0, fresh.length);
+  next.completeStep = totals.completeStep;
   return next;
 }
 
 /** How many of the ascending `steps` are at or before `at` (binary search). */
-export function countThrough(steps: readonly number[], at: number): number {
+export function countThrough(steps: ArrayLike<number>, at: number): number {
   let low = 0;
   let high = steps.length;
   while (low < high) {
@@ -176,10 +249,10 @@ export function clampStep(at: number, lastSeq: number): number {
  */
 export type RunFacts = Pick<RunSummary, "runId" | "status" | "pause" | "lastSeq">;
 
-export function summaryAt(timeline: Timeline, at: number, run?: RunFacts | null): StepSummary {
+export function summaryAt(timeline: TimelineView, at: number, run?: RunFacts | null): StepSummary {
   const lastSeq = timeline.entries.length - 1;
   const step = clampStep(at, lastSeq);
-  const entry = timeline.entries[step];
+  const entry = timeline.entries.at(step);
   const has = step <= lastSeq && lastSeq >= 0;
   let status: RunStatus = "running";
   let pause: PauseState | null = null;

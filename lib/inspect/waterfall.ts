@@ -10,6 +10,7 @@
  */
 import type { OutlineEntry } from "./outline";
 import { costOf, priceOf, type ModelPrice } from "../agent/pricing";
+import { PackedItems, packList, type PackedList } from "./packed";
 
 export type BarKind = "model" | "tool";
 
@@ -136,8 +137,30 @@ export function waterfallOf(entries: readonly OutlineEntry[], prices: Record<str
   return { originMs, spanMs: last - originMs, lanes, bars: plain, indexBySeq, criticalMs };
 }
 
+/**
+ * A waterfall as a server holds it: the bars packed (packed.ts), built in a worker thread and
+ * windowed without an object per bar. waterfallWindow reads either form.
+ */
+export interface PackedWaterfall extends Omit<Waterfall, "bars"> {
+  bars: PackedList;
+}
+
+export function packWaterfall(waterfall: Waterfall): PackedWaterfall {
+  return { ...waterfall, bars: packList(waterfall.bars) };
+}
+
+/** What waterfallWindow reads: the bars as an array, or packed. */
+export interface WaterfallView extends Omit<Waterfall, "bars"> {
+  bars: { readonly length: number; slice(from: number, to: number): WaterfallBar[] };
+}
+
+/** A packed waterfall read as a view. */
+export function waterfallView(packed: PackedWaterfall): WaterfallView {
+  return { ...packed, bars: new PackedItems<WaterfallBar>([packed.bars]) };
+}
+
 /** The bar at step `seq`, or the nearest bar before it (the first bar when there is none). */
-export function barIndexAt(waterfall: Waterfall, seq: number): number {
+export function barIndexAt(waterfall: Pick<WaterfallView, "indexBySeq" | "bars">, seq: number): number {
   const { indexBySeq, bars } = waterfall;
   if (bars.length === 0) return -1;
   for (let at = Math.min(seq, indexBySeq.length - 1); at >= 0; at -= 1) {
@@ -161,7 +184,7 @@ export interface WaterfallWindow {
 }
 
 /** At most `limit` bars: from `from`, or centred on the bar at step `at`. */
-export function waterfallWindow(waterfall: Waterfall, options: { from?: number; at?: number; limit: number }): WaterfallWindow {
+export function waterfallWindow(waterfall: WaterfallView, options: { from?: number; at?: number; limit: number }): WaterfallWindow {
   const total = waterfall.bars.length;
   const atBar = options.at === undefined ? -1 : barIndexAt(waterfall, options.at);
   const wanted = options.from ?? Math.max(0, atBar - Math.floor(options.limit / 2));

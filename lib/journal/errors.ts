@@ -40,6 +40,7 @@ export type ErrorCode =
   | "not_waiting"
   | "paused"
   | "payload_too_large"
+  | "pool_busy"
   | "read_only_state"
   | "rebuild_mismatch"
   | "recovery_failed"
@@ -53,7 +54,10 @@ export type ErrorCode =
   | "stale_session"
   | "stopped"
   | "trace_conflict"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "worker_failed"
+  | "worker_timeout"
+  | "worker_unavailable";
 
 export class BacktrackError extends Error {
   readonly [BRAND] = true;

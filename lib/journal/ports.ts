@@ -261,6 +261,20 @@ export function isTraceStaging(store: unknown): store is TraceStaging {
   return typeof candidate?.loadTraces === "function" && typeof candidate.writeTraces === "function";
 }
 
+/**
+ * Optional capability: a window of a run's records as one JSON text, `[[seq, name, kind, payload,
+ * createdAt], …]` in seq order (the options as `history`'s), for a reader that parses it on
+ * another thread (page.ts). PostgresStore has it (the database makes the text); `pageOf` makes
+ * the same text from records for stores that do not.
+ */
+export interface PageReader {
+  historyPage(runId: string, options?: HistoryOptions): Promise<Uint8Array | string>;
+}
+
+export function isPageReader(store: unknown): store is PageReader {
+  return typeof (store as Partial<PageReader> | null)?.historyPage === "function";
+}
+
 /** One fork's copy: what forkRun (lib/fork) writes before it drives the fork, all or nothing. */
 export interface ForkCopy {
   sourceRunId: string;

@@ -48,8 +48,8 @@ import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql"
 import { NotificationBatcher } from "./notify-batch";
 import { records, runs } from "./schema/index";
 import { iso, UNIQUE_VIOLATION } from "./rows";
-import { READ_KINDS_SQL, READ_SQL, RECORD_COLUMNS, SEQ_END } from "./read-sql";
-import type { SqlClient } from "./sql-client";
+import { PAGE_SQL, READ_KINDS_SQL, READ_SQL, RECORD_COLUMNS, SEQ_END } from "./read-sql";
+import { textValue, type SqlClient } from "./sql-client";
 
 /** Tries of an append whose seq another writer took first (another process writing the same run). */
 const SEQ_RACE_RETRIES = 40;
@@ -168,6 +168,18 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
       ? this.client.query<RecordRow>(READ_SQL, params, { prepare: true })
       : this.client.query<RecordRow>(READ_KINDS_SQL, [...params, JSON.stringify(options.kinds)], { prepare: true }));
     return rows.map((row) => toRecord(runId, row));
+  }
+
+  /**
+   * A window of a run's records as one JSON text (read-sql.ts PAGE_SQL), for a reader that parses
+   * it elsewhere: raw bytes on a server connection, text on an embedded database. Redaction and
+   * payload rules are the reader's: this is the stored data as it is.
+   */
+  async historyPage(runId: string, options: HistoryOptions = {}): Promise<Uint8Array | string> {
+    const from = options.from ?? 0;
+    const pageEnd = options.kinds === undefined && options.limit !== undefined ? from + options.limit : SEQ_END;
+    const params = [runId, from, Math.min(options.before ?? SEQ_END, pageEnd, SEQ_END), options.limit ?? null, options.kinds === undefined ? null : JSON.stringify(options.kinds)];
+    return (await textValue(this.client, PAGE_SQL, params)) ?? "[]";
   }
 
   protected async readOne(runId: string, name: string): Promise<JournalRecord | undefined> {

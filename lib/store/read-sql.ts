@@ -21,3 +21,13 @@ export const READ_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1
 
 export const READ_KINDS_SQL = `SELECT ${RECORD_COLUMNS} FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int
   AND kind IN (SELECT json_array_elements_text($5::text::json)) ORDER BY seq LIMIT $4::int`;
+
+/**
+ * A window of records as one JSON text, `[[seq, name, kind, payload, createdAt], …]` in seq order,
+ * made by the database: a reader that hands the page to another thread to parse (the server's
+ * projection pool) never parses a row itself. The payload goes in as the stored JSON. $5 is the
+ * kinds as a JSON list, or null for every kind.
+ */
+export const PAGE_SQL = `SELECT coalesce(json_agg(json_build_array(seq, name, kind, payload, ${isoText("created_at")}) ORDER BY seq), '[]')::text
+  FROM (SELECT seq, name, kind, payload, created_at FROM records WHERE run_id = $1::text AND seq >= $2::int AND seq < $3::int
+  AND ($5::text IS NULL OR kind IN (SELECT json_array_elements_text($5::text::json))) ORDER BY seq LIMIT $4::int) AS page`;

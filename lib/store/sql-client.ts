@@ -20,6 +20,12 @@ export interface SqlClient {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<Row[]>;
   /** Rows as arrays of column values (what drizzle's proxy driver wants). */
   queryArrays(text: string, params?: unknown[]): Promise<unknown[][]>;
+  /**
+   * The first column of the first row as its raw text bytes, unparsed and copied out of the
+   * driver's buffers (so it can be handed to another thread); null for no row or a null. Where a
+   * driver cannot give bytes the adapter leaves it out and textValue() reads the text instead.
+   */
+  queryBytes?(text: string, params?: unknown[]): Promise<Uint8Array | null>;
   /** Runs statements without parameters, several separated by `;` allowed. */
   exec(text: string): Promise<void>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
@@ -42,6 +48,13 @@ export class PostgresClient implements SqlClient {
   async queryArrays(text: string, params: unknown[] = []): Promise<unknown[][]> {
     const rows = await this.sql.unsafe(text, params as never[]).values();
     return rows as unknown as unknown[][];
+  }
+
+  async queryBytes(text: string, params: unknown[] = []): Promise<Uint8Array | null> {
+    const rows = (await this.sql.unsafe(text, params as never[], { prepare: true }).raw()) as unknown as Array<Array<Uint8Array | null>>;
+    const cell = rows[0]?.[0];
+    // A copy: the driver's cell is a view of its socket buffer.
+    return cell ? new Uint8Array(cell) : null;
   }
 
   async exec(text: string): Promise<void> {
@@ -89,4 +102,12 @@ export class PGliteClient implements SqlClient {
   close(): Promise<void> {
     return this.onClose();
   }
+}
+
+/** The first column of the first row as raw bytes where the client gives them, else as text (null for none). */
+export async function textValue(client: SqlClient, text: string, params: unknown[]): Promise<Uint8Array | string | null> {
+  if (client.queryBytes) return client.queryBytes(text, params);
+  const rows = await client.queryArrays(text, params);
+  const cell = rows[0]?.[0];
+  return cell === null || cell === undefined ? null : String(cell);
 }

@@ -1,13 +1,15 @@
 /**
  * The server's timelines (app/_server/outlines.ts): requests that arrive together for a run nobody
  * has opened yet share one build (ten cold requests once built a 200,000-entry timeline each, all
- * at once, on the server's one thread), and a run that grew is extended, on a real server database.
+ * at once, on the server's one thread), folded in the projection pool, and a run that grew is
+ * extended from its new records only, on a real server database.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { outline } from "@/lib/inspect/outline";
 import { timelineOf } from "@/lib/inspect/timeline";
 import type { Journal } from "@/lib/journal/ports";
 import { freshServerDatabase } from "../helpers/databases";
+import { timelineFacts } from "../helpers/timelines";
 
 vi.mock("server-only", () => ({}));
 
@@ -45,24 +47,49 @@ describe("server timelines", () => {
     process.env.BACKTRACK_DEMO = saved.demo;
   });
 
-  it("builds a cold run's timeline once for requests that arrive together", async () => {
+  /** The outline pages the projection pool folds while `work` runs. */
+  async function pagesFolded(work: () => Promise<unknown>): Promise<number> {
+    const { projectionPool } = await import("@/app/_server/pool");
+    const pool = projectionPool();
+    const run = vi.spyOn(pool, "run");
+    try {
+      await work();
+      return run.mock.calls.filter(([name]) => name === "outlinePage").length;
+    } finally {
+      run.mockRestore();
+    }
+  }
+
+  it("builds a cold run's timeline once for requests that arrive together, in the pool", async () => {
     const { runTimeline } = await import("@/app/_server/outlines");
     const run = await store.run("cold");
-    const timelines = await Promise.all(Array.from({ length: 5 }, () => runTimeline("cold", run!)));
-    expect(timelines[0]).toEqual(timelineOf(outline(await store.history("cold"))));
-    for (const timeline of timelines) expect(timeline).toBe(timelines[0]);
+    let timelines: Awaited<ReturnType<typeof runTimeline>>[] = [];
+    expect(
+      await pagesFolded(async () => {
+        timelines = await Promise.all(Array.from({ length: 5 }, () => runTimeline("cold", run!)));
+      }),
+    ).toBe(1);
+    const expected = timelineFacts(timelineOf(outline(await store.history("cold"))));
+    for (const timeline of timelines) expect(timelineFacts(timeline!)).toEqual(expected);
     expect(await runTimeline("nobody")).toBeUndefined();
   });
 
-  it("extends the kept timeline when the run grows, and shares that build too", async () => {
+  it("extends the kept timeline when the run grows, reading only the new records, and shares that build too", async () => {
     const { runTimeline } = await import("@/app/_server/outlines");
     const before = await runTimeline("cold");
     await appendTurns(store, "cold", 30, 45);
     const run = await store.run("cold");
-    const [grown, again] = await Promise.all([runTimeline("cold", run!), runTimeline("cold", run!)]);
-    expect(grown).toBe(again);
-    expect(grown).toEqual(timelineOf(outline(await store.history("cold"))));
+    let grown: Awaited<ReturnType<typeof runTimeline>>[] = [];
+    expect(
+      await pagesFolded(async () => {
+        grown = await Promise.all([runTimeline("cold", run!), runTimeline("cold", run!)]);
+      }),
+    ).toBe(1);
+    expect(grown[0]!.entries.at(31)?.name).toBe("turn:30");
+    for (const timeline of grown) expect(timelineFacts(timeline!)).toEqual(timelineFacts(timelineOf(outline(await store.history("cold")))));
+    // A view taken before the run grew still shows the run as it was.
     expect(before!.entries).toHaveLength(31);
-    expect(await runTimeline("cold", run!)).toBe(grown);
+    expect(before!.entries.at(31)).toBeUndefined();
+    expect(await pagesFolded(() => runTimeline("cold", run!))).toBe(0);
   });
 });

@@ -6,7 +6,9 @@
  * database (embeddedFolder() in databases.ts), and one server database, which
  * freshServerDatabase() clones with CREATE DATABASE … TEMPLATE (a second a database less than
  * migrating each). Nothing connects to the server template after this, as TEMPLATE requires.
+ * First it builds the projection pool's worker (dist-workers/), which the server's code runs.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +19,8 @@ import { openStore } from "@/lib/store";
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
 
 export default async function setup(project: TestProject) {
+  // The projection pool's worker, built from this checkout's lib/pool (the server's tests use it).
+  execFileSync(process.execPath, ["scripts/build-workers.mjs"], { stdio: "inherit" });
   const base = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : DEFAULT_SERVER;
   const name = `backtrack_test_${process.pid}_${Date.now().toString(36)}`;
   const serverTemplate = `${name}_template`;

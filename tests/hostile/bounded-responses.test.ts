@@ -163,20 +163,3 @@ describe("bounded responses", () => {
     ]);
   });
 });
-
-describe("a diff computed in slices", () => {
-  it("is the same RunDiff as diffRecords, and gives way between slices", async () => {
-    const { bigRunRecords } = await import("@/bench/big-runs");
-    const { diffRecords, diffRecordsInSlices } = await import("@/lib/inspect/diff");
-    const stamp = (records: ReturnType<typeof bigRunRecords>) => records.map((record) => ({ ...record, createdAt: "2026-12-01T00:00:00.000Z" }));
-    const a = stamp(bigRunRecords("a", 30_000));
-    const b = stamp(bigRunRecords("b", 29_000, 3_000));
-    let pauses = 0;
-    const sliced = await diffRecordsInSlices(a, b, { a: "a", b: "b" }, async () => {
-      pauses += 1;
-    });
-    expect(JSON.parse(JSON.stringify(sliced))).toEqual(JSON.parse(JSON.stringify(diffRecords(a, b, { a: "a", b: "b" }))));
-    expect(sliced.divergentAt).not.toBeNull();
-    expect(pauses).toBeGreaterThan(2);
-  });
-});

@@ -1,11 +1,12 @@
-/** Search inside a run: the matcher, its safe regular expressions, redaction first, the server's cache on every store, and the CLI. */
+/** Search inside a run: the matcher, its safe regular expressions, redaction first, the server's pool tasks over every store's pages, and the CLI. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditorAgent, billingAgent } from "@/lib/demo/agents";
 import { isBacktrackError } from "@/lib/journal/errors";
-import type { Journal } from "@/lib/journal/ports";
-import type { HistoryOptions, JournalRecord } from "@/lib/journal/types";
+import { pageOf } from "@/lib/journal/page";
+import { isPageReader, type Journal } from "@/lib/journal/ports";
+import type { JournalRecord } from "@/lib/journal/types";
+import { search, searchPage, type SearchChunk } from "@/lib/pool/tasks";
 import { REDACTED } from "@/lib/inspect/redact";
-import { SearchCache } from "@/lib/inspect/search-cache";
 import { parseSearchQuery, searchRecords, searchSource, SearchQueryError, SearchTimeoutError, type SearchSource } from "@/lib/inspect/search";
 import { runMain } from "../helpers/cli";
 import { embeddedFolder, STORE_KINDS } from "../helpers/databases";
@@ -85,7 +86,19 @@ describe("search matcher", () => {
   });
 });
 
-describe.each(STORE_KINDS)("search cache: $name", (kind) => {
+/** A run's pages as the server reads them (the database makes the page text), searched as the pool's tasks search them. */
+async function pooledSearch(store: Journal, runId: string, query: string, pageSize: number) {
+  const last = (await store.run(runId))!.lastSeq;
+  const chunks: SearchChunk[] = [];
+  for (let from = 0; from <= last; from += pageSize) {
+    const page = isPageReader(store) ? await store.historyPage(runId, { from, limit: pageSize }) : pageOf(await store.history(runId, { from, limit: pageSize }));
+    chunks.push(searchPage({ runId, page, from, secretKeys: undefined }));
+  }
+  const pick = (field: "texts" | "names" | "kinds") => chunks.map((chunk) => chunk[field]);
+  return search({ query, length: last + 1, texts: pick("texts"), names: pick("names"), kinds: pick("kinds") });
+}
+
+describe.each(STORE_KINDS)("search as the server's pool does it: $name", (kind) => {
   let store: Journal & { close(): Promise<void> };
   beforeAll(async () => {
     store = await kind.open();
@@ -95,30 +108,20 @@ describe.each(STORE_KINDS)("search cache: $name", (kind) => {
     await store.close();
   });
 
-  it("searches as the pure search does, then reads only what was appended", async () => {
-    const reads: HistoryOptions[] = [];
-    const counting = { run: (runId: string) => store.run(runId), history: (runId: string, options?: HistoryOptions) => (reads.push(options ?? {}), store.history(runId, options)) };
-    const cache = new SearchCache(counting, { pageSize: 4 });
-    const source = (await cache.source("order-123"))!;
-    const matcher = parseSearchQuery("chargecard");
-    expect(searchSource(source, matcher)).toEqual(searchRecords(await store.history("order-123"), "chargecard"));
-    expect(reads).toHaveLength(2);
-    reads.length = 0;
-    await store.append({ runId: "order-123", name: "later", kind: "value", payload: { step: "later", value: "chargeCard again" } });
-    const grown = (await cache.source("order-123"))!;
-    expect(searchSource(grown, matcher).seqs.at(-1)).toBe(6);
-    expect(reads).toEqual([{ from: 6, limit: 4 }]);
-    expect(await cache.source("no-such-run")).toBeUndefined();
+  it("searches pages of the stored text as the pure search does the records", async () => {
+    const records = await store.history("order-123");
+    for (const query of ["chargecard", "/order\\s+123/", "run:complete"]) {
+      expect(await pooledSearch(store, "order-123", query, 4), query).toEqual(searchRecords(records, query));
+    }
   });
 
   it("finds text the journal holds JSON-escaped as the user sees it: quotes, backslashes, newlines, tabs, non-ASCII", async () => {
     const payload = { step: "escaped", value: { note: 'She said "hi"', path: "C:\\temp\\out", lines: "first line\nsecond line", cells: "a\tb", arrow: "café → bar" } };
     await store.append({ runId: "escapes", name: "escaped", kind: "value", payload });
     const records = await store.history("escapes");
-    const source = (await new SearchCache(store).source("escapes"))!;
     for (const query of ['said "hi"', "C:\\temp\\out", "line\nsecond", "a\tb", "café → bar", '/said "hi"/']) {
       expect(searchRecords(records, query).seqs, query).toEqual([0]);
-      expect(searchSource(source, parseSearchQuery(query)).seqs, query).toEqual([0]);
+      expect((await pooledSearch(store, "escapes", query, 10)).seqs, query).toEqual([0]);
     }
     const hit = searchRecords(records, 'said "hi"').hits[0]!;
     expect(hit.excerpt.slice(hit.matchStart, hit.matchEnd)).toBe('said "hi"');

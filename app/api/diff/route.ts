@@ -24,12 +24,11 @@ export const GET = route(async (request) => {
   const aligned = realign === "1" || realign === "true";
   const { diff } = await cachedDiff(a, b, aligned);
   const { entries, nextFrom } = diffWindow(diff, from, limit);
-  const { steps: _steps, ...head } = diff;
   return json({
-    ...head,
+    ...diff.head,
     steps: entries,
     stepsFrom: from,
-    stepsTotal: diff.steps.length,
+    stepsTotal: diff.entries.count,
     nextFrom,
     next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}`,
   });

@@ -80,6 +80,11 @@ export function registerStart(program: Command): void {
         const code = await run(process.execPath, [nextBin, "build"], root, env);
         if (code !== 0) throw new CliError(`the build failed (exit ${code})`, 1);
       }
+      // The projection pool's worker (lib/pool): `npm run build` makes it; a build by `next build` alone does not.
+      if (options.build || !existsSync(join(root, "dist-workers", "projection.mjs"))) {
+        const code = await run(process.execPath, [join(root, "scripts", "build-workers.mjs")], root, env);
+        if (code !== 0) throw new CliError(`the worker build failed (exit ${code})`, 1);
+      }
       printLine(
         `Backtrack inspector on http://${options.host}:${options.port} (database: ${target.kind === "server" ? "server" : databaseUrl}${config ? `; config: ${config}` : ""}${options.worker ? "" : "; no worker"})`,
       );

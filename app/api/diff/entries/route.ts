@@ -26,5 +26,5 @@ export const GET = route(async (request) => {
   const aligned = realign === "1" || realign === "true";
   const { diff } = await cachedDiff(a, b, aligned);
   const { entries, nextFrom } = diffWindow(diff, from, limit);
-  return json({ entries, total: diff.steps.length, nextFrom, next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}` });
+  return json({ entries, total: diff.entries.count, nextFrom, next: nextFrom === null ? null : `/api/diff/entries?${diffQuery(a, b, aligned, nextFrom, limit)}` });
 });

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { notFound, parseQuery, route } from "@/app/_server/http";
-import { runOutline } from "@/app/_server/outlines";
+import { runTimeline } from "@/app/_server/outlines";
+import { runAggregate } from "@/app/_server/waterfalls";
 import { serverSecretKeys } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
-import { aggregateOutline, aggregateSource } from "@/lib/inspect/aggregate";
+import { aggregateSource } from "@/lib/inspect/aggregate";
 import { chartItems, decoratedSource, flowWindow } from "@/lib/inspect/chart";
 import { buildFlow } from "@/lib/inspect/flow";
 import { flowToMermaid } from "@/lib/inspect/mermaid";
 import { maskSecretText } from "@/lib/inspect/redact";
-import { summaryAt, timelineOf } from "@/lib/inspect/timeline";
+import { summaryAt } from "@/lib/inspect/timeline";
 import { chartEnd } from "@/lib/inspect/view";
 
 export const dynamic = "force-dynamic";
@@ -28,11 +29,14 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   if (!run) return notFound(`no run with id "${id}"`);
   let text: string;
   if (aggregate === "1" || aggregate === "true") {
-    text = aggregateSource(aggregateOutline((await runOutline(id, run)) ?? []));
+    const graph = await runAggregate(id, run);
+    if (!graph) return notFound(`no run with id "${id}"`);
+    text = aggregateSource(graph);
   } else if (at === undefined) {
     text = flowToMermaid(buildFlow(await store.history(id)));
   } else {
-    const timeline = timelineOf((await runOutline(id, run)) ?? []);
+    const timeline = await runTimeline(id, run);
+    if (!timeline) return notFound(`no run with id "${id}"`);
     const summary = summaryAt(timeline, at, run);
     const items = chartItems(timeline.nodes, flowWindow(timeline.nodes.length, summary.nodeIndex));
     text = decoratedSource(items, summary.nodeIndex, { end: chartEnd(run.status) });

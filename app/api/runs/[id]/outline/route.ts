@@ -22,8 +22,8 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   const { from, limit } = parseQuery(request, query);
   const run = await (await getStore()).run(id);
   if (!run) return notFound(`no run with id "${id}"`);
-  const all = (await runOutline(id, run)) ?? [];
-  const page = redacted(all.slice(from, Math.min(run.lastSeq + 1, from + limit)).map(wireEntry));
+  const outline = await runOutline(id, run);
+  const page = redacted((outline?.entries.slice(from, Math.min(run.lastSeq + 1, from + limit)) ?? []).map(wireEntry));
   const entries = page.slice(0, countWithin(page));
   const nextFrom = from + entries.length;
   const more = entries.length > 0 && nextFrom <= run.lastSeq;

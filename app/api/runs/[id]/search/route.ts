@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { json, notFound, parseQuery, route } from "@/app/_server/http";
-import { runSearchSource } from "@/app/_server/search";
+import { searchRun } from "@/app/_server/search";
 import { getStore } from "@/app/_server/store";
 import { queryText, wholeNumber } from "@/app/_server/url-input";
 import { countWithin, jsonBytes, RESPONSE_BUDGET_BYTES } from "@/lib/inspect/budget";
-import { MAX_QUERY_LENGTH, parseSearchQuery, SEARCH_PAGE, searchSource } from "@/lib/inspect/search";
+import { MAX_QUERY_LENGTH, parseSearchQuery, SEARCH_PAGE } from "@/lib/inspect/search";
 
 export const dynamic = "force-dynamic";
 
@@ -25,9 +25,7 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
   const matcher = parseSearchQuery(q);
   const run = await (await getStore()).run(id);
   if (!run) return notFound(`no run with id "${id}"`);
-  const source = await runSearchSource(id, run);
-  if (!source) return notFound(`no run with id "${id}"`);
-  const result = searchSource(source, matcher, { cursor, limit });
+  const result = await searchRun(run, matcher.query, { cursor, limit });
   // The shared response budget: excerpts are short, but a page of them never pushes the answer past it.
   const fit = countWithin(result.hits, RESPONSE_BUDGET_BYTES - jsonBytes(result.seqs));
   if (fit < result.hits.length) Object.assign(result, { hits: result.hits.slice(0, fit), nextCursor: result.hits[fit - 1]!.seq });
