@@ -39,6 +39,7 @@ const STATUS: Record<ErrorCode, number> = {
   body_too_large: 413,
   unsupported_media_type: 415,
   // A run that cannot be replayed or decided as asked: well-formed, but not possible for this run.
+  answer_too_large: 422,
   missing_agent: 422,
   missing_model: 422,
   missing_tools: 422,

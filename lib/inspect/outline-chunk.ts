@@ -85,8 +85,9 @@ const COLUMNS: readonly Column[] = ["nodeAtStep", "inputTokens", "outputTokens",
 export interface ChunkedView extends TimelineView {
   entries: Indexed<OutlineEntry> & { slice(from: number, to: number): OutlineEntry[] };
   nodes: Indexed<FlowNode> & { slice(from: number, to: number): FlowNode[] };
-  /** The packed chunks, for a worker that reads the whole outline (waterfall, aggregate, cost). */
+  /** The packed chunks, for a worker that reads the whole outline (waterfall, aggregate, cost) or every node (the flowchart's text). */
   entryLists: readonly PackedList[];
+  nodeLists: readonly PackedList[];
 }
 
 /** A run's chunks strung together: appended to as the run is read, read through views. */
@@ -152,6 +153,7 @@ export class ChunkedTimeline {
       childStarts: this.childStarts.slice(),
       completeStep: this.last.completeStep,
       entryLists: chunks.map((chunk) => chunk.entries),
+      nodeLists: chunks.map((chunk) => chunk.nodes),
     };
   }
 }

@@ -11,6 +11,7 @@ const BRAND = Symbol.for("backtrack.error");
  */
 export type ErrorCode =
   | "already_decided"
+  | "answer_too_large"
   | "bad_fork"
   | "bad_input"
   | "body_too_large"
@@ -77,6 +78,18 @@ export class BacktrackError extends Error {
 
 export function isBacktrackError(value: unknown, code?: ErrorCode): value is BacktrackError {
   return BacktrackError.is(value, code);
+}
+
+/** An answer that would pass the response budget whole, and has no window to page it by. */
+export class AnswerTooLargeError extends BacktrackError {
+  constructor(
+    readonly what: string,
+    readonly bytes: number,
+    readonly limitBytes: number,
+    hint: string,
+  ) {
+    super("answer_too_large", `${what} is ${bytes} bytes, over the ${limitBytes} bytes an answer may hold: ${hint}`);
+  }
 }
 
 /** A payload larger than the store's limit; nothing was written. */

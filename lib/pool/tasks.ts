@@ -16,7 +16,10 @@ import { PackedItems, packList, type PackedList } from "../inspect/packed";
 import { parseSecretKeys, secretKeyMatcher } from "../inspect/redact";
 import { parseSearchQuery, searchSource, searchText, type SearchResult } from "../inspect/search";
 import { packWaterfall, waterfallOf, type PackedWaterfall } from "../inspect/waterfall";
+import { AnswerTooLargeError } from "../journal/errors";
 import { parsePage } from "../journal/page";
+import type { FlowNode } from "../inspect/flow";
+import { flowToMermaid } from "../inspect/mermaid";
 import type { StepTotals } from "../inspect/timeline";
 
 /** A page of a run's records as the store gave it (PageReader): JSON text or its UTF-8 bytes. */
@@ -38,6 +41,18 @@ export function outlinePage({ runId, page, totals }: OutlinePageInput): OutlineC
 function entriesOf(lists: readonly PackedList[]): OutlineEntry[] {
   const all = new PackedItems<OutlineEntry>(lists);
   return all.slice(0, all.length);
+}
+
+/**
+ * renderMermaid's text of a run from its flowchart nodes (the timeline's: buildFlow's, by
+ * construction); AnswerTooLargeError past `limitBytes`, which no answer may pass.
+ */
+export function mermaid({ nodes, limitBytes }: { nodes: PackedList[]; limitBytes: number }): string {
+  const all = new PackedItems<FlowNode>(nodes);
+  const text = flowToMermaid(all.slice(0, all.length));
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > limitBytes) throw new AnswerTooLargeError("the run's whole flowchart", bytes, limitBytes, "ask for ?at=N (the chart around step N) or ?aggregate=1 (its shape)");
+  return text;
 }
 
 export function aggregate({ lists }: { lists: PackedList[] }): AggregateGraph {

@@ -22,6 +22,7 @@ function enveloped<Input, Output>(task: (input: Input) => Output | Promise<Outpu
 
 export const outlinePage = enveloped(tasks.outlinePage);
 export const aggregate = enveloped(tasks.aggregate);
+export const mermaid = enveloped(tasks.mermaid);
 export const waterfall = enveloped(tasks.waterfall);
 export const cost = enveloped(tasks.cost);
 export const searchPage = enveloped(tasks.searchPage);

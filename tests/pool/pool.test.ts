@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeBigRun } from "@/bench/big-runs";
 import { billingAgent } from "@/lib/demo/agents";
 import { diffRecords } from "@/lib/inspect/diff";
+import { renderMermaid } from "@/lib/inspect/mermaid";
 import { outline } from "@/lib/inspect/outline";
 import { packDiff } from "@/lib/inspect/packed-diff";
 import { unpackList } from "@/lib/inspect/packed";
@@ -82,6 +83,14 @@ describe.each(DATABASES)("the pool over the $name database", (database) => {
     expect(grown.entries.length).toBe(before + 3);
     expect(pages).toEqual([before + 1]);
     expect(await timelines.timeline("no-such-run")).toBeUndefined();
+  });
+
+  it("writes a run's whole flowchart as renderMermaid does, and refuses one past the limit with its typed error", async () => {
+    const timeline = (await new PooledTimelines(store, pool).timeline("big-a"))!;
+    expect(await pool.run("mermaid", { nodes: [...timeline.nodeLists], limitBytes: 4 * 1024 * 1024 })).toBe(await renderMermaid(store, "big-a"));
+    const refused = await pool.run("mermaid", { nodes: [...timeline.nodeLists], limitBytes: 10_000 }).catch((error: unknown) => error);
+    expect(isBacktrackError(refused, "answer_too_large")).toBe(true);
+    expect((refused as Error).message).toContain("?aggregate=1");
   });
 
   it("diffs two runs as diffRecords does", async () => {

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { notFound, parseQuery, route } from "@/app/_server/http";
 import { runTimeline } from "@/app/_server/outlines";
+import { projectionPool } from "@/app/_server/pool";
 import { runAggregate } from "@/app/_server/waterfalls";
 import { serverSecretKeys } from "@/app/_server/redaction";
 import { getStore } from "@/app/_server/store";
 import { wholeNumber } from "@/app/_server/url-input";
 import { aggregateSource } from "@/lib/inspect/aggregate";
 import { chartItems, decoratedSource, flowWindow } from "@/lib/inspect/chart";
-import { buildFlow } from "@/lib/inspect/flow";
-import { flowToMermaid } from "@/lib/inspect/mermaid";
+import { RESPONSE_BUDGET_BYTES } from "@/lib/inspect/budget";
 import { maskSecretText } from "@/lib/inspect/redact";
 import { summaryAt } from "@/lib/inspect/timeline";
 import { chartEnd } from "@/lib/inspect/view";
@@ -33,7 +33,10 @@ export const GET = route<{ id: string }>(async (request, { id }) => {
     if (!graph) return notFound(`no run with id "${id}"`);
     text = aggregateSource(graph);
   } else if (at === undefined) {
-    text = flowToMermaid(buildFlow(await store.history(id)));
+    // Folded in the pool from the run's timeline (its nodes are buildFlow's): never the run read here.
+    const timeline = await runTimeline(id, run);
+    if (!timeline) return notFound(`no run with id "${id}"`);
+    text = await projectionPool().run("mermaid", { nodes: [...timeline.nodeLists], limitBytes: RESPONSE_BUDGET_BYTES });
   } else {
     const timeline = await runTimeline(id, run);
     if (!timeline) return notFound(`no run with id "${id}"`);
