@@ -1,8 +1,8 @@
 /**
- * Heavy passes take turns. A cold outline, timeline or diff of a 200,000-record run is read and
- * built in hundreds of small steps; with several such passes at once, each loop turn used to run a
- * step of every pass (and parse a page of rows for each), and a light request such as /api/health
- * waited behind all of them at every hop.
+ * Heavy reads take turns. A cold outline, timeline or diff of a 200,000-record run is read in
+ * dozens of pages (and built in the projection pool, lib/pool); with several such reads at once,
+ * each loop turn used to receive a page for every one of them, and a light request such as
+ * /api/health waited behind all of them at every hop (pool.ts pagedRead takes the turns).
  *
  * Invariants (process-wide, one per server process):
  * - `nextTurn()` resolves its waiters one per macrotask, first come first served: between two heavy
@@ -11,8 +11,6 @@
  *   rows arriving in one poll phase are at most that many pages.
  */
 import "server-only";
-import type { Journal } from "@/lib/journal/ports";
-import type { HistoryOptions, JournalRecord } from "@/lib/journal/types";
 import { processWide } from "./process-wide";
 
 /** Page reads of whole histories in flight at once, across every pass of the process. */
@@ -61,12 +59,4 @@ export async function bulkRead<T>(read: () => Promise<T>): Promise<T> {
     if (next) next();
     else state.reads -= 1;
   }
-}
-
-/** `store`'s history as a heavy pass reads it: a page at a time, each after its turn, each a bulk read. */
-export function pacedHistory(store: Pick<Journal, "history">): (runId: string, options?: HistoryOptions) => Promise<JournalRecord[]> {
-  return async (runId, options) => {
-    await nextTurn();
-    return bulkRead(() => store.history(runId, options));
-  };
 }

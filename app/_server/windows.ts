@@ -8,7 +8,6 @@ import { jsonBytes, RESPONSE_BUDGET_BYTES } from "@/lib/inspect/budget";
 import type { Journal } from "@/lib/journal/ports";
 import type { JournalRecord } from "@/lib/journal/types";
 import { redacted } from "./redaction";
-import { pacedHistory } from "./turns";
 
 const CHUNK = 100;
 
@@ -58,22 +57,4 @@ export async function newestWithin(store: Pick<Journal, "history">, runId: strin
     }
   }
   return taken;
-}
-
-/** Seqs read per query by runHistory: small enough that turning one page into records is short. */
-const WHOLE_PAGE = 2_000;
-
-/**
- * A run's records through `lastSeq`, of `kinds` only when given (a diff reads its decision points
- * and nothing else), read a window of seqs at a time, each after its turn (turns.ts), so that
- * reading a 200,000-record run does not hold the server's one thread for long at a stretch.
- */
-export async function runHistory(store: Pick<Journal, "history">, runId: string, lastSeq: number, kinds?: readonly string[]): Promise<JournalRecord[]> {
-  const records: JournalRecord[] = [];
-  const history = pacedHistory(store);
-  for (let from = 0; from <= lastSeq; from += WHOLE_PAGE) {
-    const page = await history(runId, { from, before: Math.min(from + WHOLE_PAGE, lastSeq + 1), kinds });
-    for (const record of page) records.push(record);
-  }
-  return records;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 
-const { BULK_READS, bulkRead, nextTurn, pacedHistory } = await import("@/app/_server/turns");
+const { BULK_READS, bulkRead, nextTurn } = await import("@/app/_server/turns");
 
 describe("nextTurn", () => {
   it("lets light work queued after the first step run before the next step", async () => {
@@ -46,12 +46,5 @@ describe("bulkRead", () => {
     const next = bulkRead(() => Promise.resolve("read"));
     await expect(failing).rejects.toThrow("connection lost");
     await expect(next).resolves.toBe("read");
-  });
-
-  it("paces a store's history reads without changing what they return", async () => {
-    const store = { history: vi.fn(async (runId: string, options?: { from?: number }) => [{ runId, seq: options?.from ?? 0 }]) };
-    const history = pacedHistory(store as never);
-    await expect(history("run-1", { from: 7 })).resolves.toEqual([{ runId: "run-1", seq: 7 }]);
-    expect(store.history).toHaveBeenCalledWith("run-1", { from: 7 });
   });
 });
