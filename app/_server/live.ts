@@ -3,6 +3,11 @@
  * through store.subscribe, from any process sharing the database), fanned out to the open
  * server-sent-event streams. Each stream coalesces what arrives within FLUSH_MS into one event
  * holding the latest seq and status of each changed run, so a busy writer cannot flood a browser.
+ *
+ * Notes are hints (lib/store/notify-batch.ts): one can be lost (a batch that failed to send, a
+ * listener connection that reconnected). A stream of one run therefore also reads the run every
+ * CATCH_UP_MS and sends a change when it moved past what the stream last told: a lost last note
+ * (the run's completion) is caught up within that time instead of never.
  */
 import "server-only";
 import type { LiveChange, LiveChangeEvent } from "@/lib/inspect/live";
@@ -50,18 +55,31 @@ export async function watch(listener: Listener): Promise<() => void> {
 
 export const FLUSH_MS = 100;
 const KEEPALIVE_MS = 15_000;
+/** How often a one-run stream reads its run, in case a note was lost. */
+export const CATCH_UP_MS = 2_000;
+
+/** Reads the watched run's latest seq and status (undefined once it is gone). */
+export type CatchUp = () => Promise<LiveChange | undefined>;
+
+/** Whether `current` is news to a stream that last told `known`. */
+function moved(known: LiveChange | undefined, current: LiveChange): boolean {
+  return !known || current.seq > known.seq || current.status !== known.status;
+}
 
 /**
  * A server-sent-event response of the changes that pass `filter`. `hello` is sent first (after
- * the subscription is up, so nothing falls between it and the first change).
+ * the subscription is up, so nothing falls between it and the first change). With `catchUp`, the
+ * stream also reads the run every CATCH_UP_MS (see the header).
  */
-export function changeStream(request: Request, filter: (note: JournalNotification) => boolean, hello: () => Promise<unknown>): Response {
+export function changeStream(request: Request, filter: (note: JournalNotification) => boolean, hello: () => Promise<unknown>, catchUp?: CatchUp): Response {
   const encoder = new TextEncoder();
   let cleanup = () => undefined as void;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       let closed = false;
       const pending = new Map<string, LiveChange>();
+      /** What this stream last told of its run, for catch-up. */
+      let told: LiveChange | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const write = (text: string) => {
         if (closed) return;
@@ -76,6 +94,9 @@ export function changeStream(request: Request, filter: (note: JournalNotificatio
         if (pending.size === 0) return;
         const event: LiveChangeEvent = { changes: [...pending.values()] };
         pending.clear();
+        const change = event.changes[0];
+        // A status note alone carries seq -1: what was told of the seq stands.
+        if (catchUp && change) told = { ...change, seq: Math.max(change.seq, told?.seq ?? -1) };
         write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const stop = await watch((note) => {
@@ -85,11 +106,21 @@ export function changeStream(request: Request, filter: (note: JournalNotificatio
         timer ??= setTimeout(flush, FLUSH_MS);
       });
       const keepalive = setInterval(() => write(": keepalive\n\n"), KEEPALIVE_MS);
+      const readRun = async () => {
+        const current = await catchUp?.().catch(() => undefined);
+        // A note already queued says as much or more; its flush tells it.
+        if (current && pending.size === 0 && moved(told, current)) {
+          told = current;
+          write(`event: change\ndata: ${JSON.stringify({ changes: [current] } satisfies LiveChangeEvent)}\n\n`);
+        }
+      };
+      const catchUpTimer = catchUp ? setInterval(() => void readRun(), CATCH_UP_MS) : undefined;
       cleanup = () => {
         if (closed) return;
         closed = true;
         stop();
         clearInterval(keepalive);
+        clearInterval(catchUpTimer);
         if (timer) clearTimeout(timer);
         try {
           controller.close();
@@ -98,6 +129,7 @@ export function changeStream(request: Request, filter: (note: JournalNotificatio
         }
       };
       request.signal.addEventListener("abort", () => cleanup());
+      told = await catchUp?.().catch(() => undefined);
       write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify(await hello())}\n\n`);
     },
     cancel() {
