@@ -3,7 +3,7 @@
  * - run:start (the input) is the first record; a resume reads the input back from it;
  * - a model turn is journaled before its tool calls run; on resume it is replayed, never re-asked;
  * - an `attempt` record is written before a tool executes; a resume that finds an attempt without
- *   a result halts (ResumeHalt) unless the tool is idempotent or the call stopped at a durable
+ *   a result halts (ResumeHalt) unless the tool is idempotent or read-only, or the call stopped at a durable
  *   pause of its own (resume-rules.ts);
  * - a cancelled drive (its AbortSignal fired: a lost lease) writes nothing more, and a tool cut
  *   off by the cancellation gets no result: its outcome is unknown, as after a crash;
@@ -316,7 +316,8 @@ export class Drive implements SagaHost {
       return this.finishCall(name, call, { result: { error: `denied by ${approval.by}${approval.reason ? `: ${approval.reason}` : ""}` }, isError: true });
     }
     const idempotencyKey = stableHash({ runId: this.keyRunId, call: name, tool: call.toolName, args });
-    const retrySafe = definition.safety?.idempotencyKey === true || definition.effects === "idempotent";
+    // A tool that only reads (effects "none") cannot repeat a side effect: running it again is safe.
+    const retrySafe = definition.safety?.idempotencyKey === true || definition.effects === "idempotent" || definition.effects === "none";
     if (this.holdEffects && !this.recorded.has(attemptName(name)) && effectsOf(definition) === "external") {
       const held = await this.forkEffect(name, call, args);
       if (held) return held;

@@ -5,7 +5,7 @@
  *   `signal`): the tool was waiting, not working, so it is re-entered and replays to that point;
  * - anywhere else (its last record is the attempt, a step value or a `:passed` marker): it may
  *   have done anything since, so the outcome is unknown and the run halts (ResumeHalt), unless
- *   the tool declares `safety.idempotencyKey`.
+ *   the tool declares `safety.idempotencyKey` or effects `idempotent` or `none` (it only reads).
  * Records a human writes under the call (approval, answers) are not the tool's progress.
  *
  * A halted call goes on once a human resolves it (`<call>:resolution:<n>`, see ResolutionPayload):

@@ -143,6 +143,39 @@ describe.each(STORE_KINDS)("agent loop: $name", (kind) => {
     expect(keys[0]).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it("runs a read-only tool (effects: none) again after a crash between its attempt and its result", async () => {
+    // A tool that only reads cannot repeat a side effect: halting for a person would be noise (the
+    // demo's auditor halted so when a restart landed between checkAccount's attempt and result).
+    const lookup = counted(() => ({ balance: 7 }));
+    await store.append({ runId: "read-1", name: "run:start", kind: "header", payload: { input: "look", agent: "reader", model: "reading", tools: ["lookup"] } });
+    await store.append({
+      runId: "read-1",
+      name: "turn:0",
+      kind: "model",
+      payload: {
+        message: { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "lookup", args: { id: "a" } }] },
+        usage: { inputTokens: 1, outputTokens: 1 },
+        model: "reading",
+        durationMs: 1,
+      },
+    });
+    await store.append({
+      runId: "read-1",
+      name: "turn:0:call:0:attempt",
+      kind: "attempt",
+      payload: { toolCallId: "c1", toolName: "lookup", args: { id: "a" }, idempotencyKey: "k" },
+    });
+    const reader = new Agent({
+      name: "reader",
+      store,
+      model: scriptedModel("reading", (request, turn) => (turn === 0 ? { toolCalls: [{ name: "lookup", args: { id: "a" } }] } : { text: "looked" })),
+      tools: [tool({ name: "lookup", description: "lookup", effects: "none", input: z.object({ id: z.string() }), execute: lookup.fn })],
+    });
+    expect((await reader.runResult("read-1")).text).toBe("looked");
+    expect(lookup.calls.length).toBe(1);
+    expect(await store.run("read-1")).toMatchObject({ status: "complete" });
+  });
+
   it("derives the same idempotency key for the same call on every try", async () => {
     const keys: string[] = [];
     const run = (runId: string) =>
