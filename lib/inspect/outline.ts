@@ -134,6 +134,8 @@ function title(record: JournalRecord, payload: Record<string, unknown>): string 
       if (signal.type === "subagent") return `sub-agent: ${String(signal.childRunId ?? "?")}`;
       if (signal.type === "sleep") return `sleep until ${String(signal.wakeAt ?? "?")}`;
       if (signal.type === "interrupt") return `interrupt: ${excerpt(String(signal.question ?? ""), 60)}`;
+      if (signal.type === "retrieval" && Array.isArray(signal.documents))
+        return `retrieval: ${signal.documents.length} document(s)${typeof signal.query === "string" ? ` for ${excerpt(signal.query, 50)}` : ""}`;
       return `signal: ${String(signal.type ?? record.name)}`;
     }
     default:

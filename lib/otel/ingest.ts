@@ -46,7 +46,8 @@ export async function ingestSpans(store: Journal, decoded: DecodedSpans): Promis
   const reasons = [...decoded.reasons];
   const kept = decoded.spans.filter((span) => roleOf(span) !== "other");
   const dropped = decoded.spans.length - kept.length;
-  if (dropped > 0) reasons.push(`${dropped} span(s) were not AI spans (generateText, model, tool or agent spans) and were dropped`);
+  if (dropped > 0)
+    reasons.push(`${dropped} span(s) were not AI spans (generateText, model, tool, retrieval or agent spans; an OpenInference chain below its trace's top) and were dropped`);
   const byTrace = new Map<string, OtelSpan[]>();
   for (const span of kept) {
     const spans = byTrace.get(span.traceId);

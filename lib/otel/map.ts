@@ -2,15 +2,18 @@
  * What one span means to the journal (the mapping table of lib/otel/README.md): a run span
  * (`ai.generateText`, `ai.streamText`, `invoke_agent`), a model span (`….doGenerate`,
  * `….doStream`, GenAI `chat`, `text_completion`, `generate_content`), a tool span (`ai.toolCall`,
- * `execute_tool`), or other (counted and dropped). Payloads are built from the span alone, so a
- * span maps the same whichever batch brings it. Pure.
+ * `execute_tool`), a retrieval (OpenInference `RETRIEVER`), or other (counted and dropped).
+ * OpenInference spans (`openinference.span.kind`, read by openinference.ts) map to the same roles:
+ * `AGENT` and a top `CHAIN` are runs, `LLM` model turns, `TOOL` tool calls. Payloads are built from
+ * the span alone, so a span maps the same whichever batch brings it. Pure.
  */
 import type { AssistantMessage, Message, ToolCallPart } from "../agent/messages";
 import type { HeaderPayload, ModelPayload, ToolResultPayload, AttemptPayload } from "../agent/payloads";
 import { conversationOf, outputMessageOf, runInputOf, toolCallsOf } from "./messages";
+import { openInferenceContext, openInferenceKind, openInferenceMessages, openInferenceText, openInferenceTools, openInferenceValue } from "./openinference";
 import { durationMs, jsonAttribute, numberAttribute, stringAttribute, STATUS_ERROR, type OtelSpan } from "./spans";
 
-export type SpanRole = "run" | "model" | "tool" | "other";
+export type SpanRole = "run" | "model" | "tool" | "retrieval" | "other";
 
 const RUN_SPANS = new Set(["ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject"]);
 const MODEL_SPANS = new Set(["ai.generateText.doGenerate", "ai.streamText.doStream", "ai.generateObject.doGenerate", "ai.streamObject.doStream"]);
@@ -19,7 +22,17 @@ const MODEL_OPERATIONS = new Set(["chat", "text_completion", "generate_content"]
 /** The attributes that name a trace's run id, in order of preference. */
 export const RUN_ID_ATTRIBUTES = ["backtrack.run_id", "ai.telemetry.metadata.runId"];
 
+/** An OpenInference span's role: a CHAIN is the run only at the top of its trace (nested chains are steps of it). */
+function openInferenceRole(kind: string, span: OtelSpan): SpanRole {
+  if (kind === "AGENT" || (kind === "CHAIN" && span.parentSpanId === null)) return "run";
+  if (kind === "LLM") return "model";
+  if (kind === "TOOL") return "tool";
+  return kind === "RETRIEVER" ? "retrieval" : "other";
+}
+
 export function roleOf(span: OtelSpan): SpanRole {
+  const kind = openInferenceKind(span);
+  if (kind !== undefined) return openInferenceRole(kind, span);
   const operation = stringAttribute(span.attributes, "gen_ai.operation.name");
   if (RUN_SPANS.has(span.name) || operation === "invoke_agent") return "run";
   if (MODEL_SPANS.has(span.name) || (operation !== undefined && MODEL_OPERATIONS.has(operation))) return "model";
@@ -33,16 +46,20 @@ export function runIdAttribute(span: OtelSpan): string | undefined {
 }
 
 export function agentOf(span: OtelSpan): string | undefined {
-  return stringAttribute(span.attributes, "gen_ai.agent.name", "ai.telemetry.functionId") ?? span.service ?? undefined;
+  const named = stringAttribute(span.attributes, "gen_ai.agent.name", "ai.telemetry.functionId", "agent.name");
+  return named ?? (openInferenceKind(span) === "AGENT" ? span.name : undefined) ?? span.service ?? undefined;
 }
 
 export function modelIdOf(span: OtelSpan): string {
-  return stringAttribute(span.attributes, "gen_ai.request.model", "ai.model.id", "gen_ai.response.model") ?? "unknown";
+  return (
+    stringAttribute(span.attributes, "gen_ai.request.model", "ai.model.id", "gen_ai.response.model", "llm.model_name", "llm.request.model_name", "llm.response.model_name") ??
+    "unknown"
+  );
 }
 
 /** The messages a model span was sent, when content was captured. */
 export function inputOf(span: OtelSpan): { messages: Message[]; system?: string } | undefined {
-  const captured = conversationOf(jsonAttribute(span.attributes, "ai.prompt.messages", "gen_ai.input.messages"));
+  const captured = conversationOf(jsonAttribute(span.attributes, "ai.prompt.messages", "gen_ai.input.messages") ?? openInferenceMessages(span.attributes, "llm.input_messages"));
   const system = stringAttribute(span.attributes, "gen_ai.system_instructions");
   if (captured && system && captured.system === undefined) return { ...captured, system };
   return captured;
@@ -60,12 +77,12 @@ export function runInputOfSpan(span: OtelSpan): { input?: string | Message[]; sy
     return { ...(input ? { input } : {}), ...((system ?? conversation?.system) ? { system: system ?? conversation?.system } : {}) };
   }
   const conversation = inputOf(span);
-  const input = conversation && runInputOf(conversation.messages);
+  const input = (conversation && runInputOf(conversation.messages)) ?? (openInferenceKind(span) ? openInferenceText(span.attributes, "input") : undefined);
   return { ...(input ? { input } : {}), ...(conversation?.system ? { system: conversation.system } : {}) };
 }
 
 function answerOf(span: OtelSpan): AssistantMessage {
-  const output = outputMessageOf(jsonAttribute(span.attributes, "gen_ai.output.messages"));
+  const output = outputMessageOf(jsonAttribute(span.attributes, "gen_ai.output.messages") ?? openInferenceMessages(span.attributes, "llm.output_messages"));
   if (output) return output;
   const content: AssistantMessage["content"] = [];
   const text = stringAttribute(span.attributes, "ai.response.text");
@@ -74,17 +91,27 @@ function answerOf(span: OtelSpan): AssistantMessage {
   return { role: "assistant", content };
 }
 
-export function modelPayloadOf(span: OtelSpan): ModelPayload & { input?: Message[]; system?: string; spanId: string } {
+/** The model's settings (OpenInference `llm.invocation_parameters`), without what the payload holds elsewhere. */
+function settingsOf(span: OtelSpan): Record<string, unknown> | undefined {
+  const parameters = jsonAttribute(span.attributes, "llm.invocation_parameters");
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) return undefined;
+  const { messages: _messages, tools: _tools, model: _model, ...settings } = parameters as Record<string, unknown>;
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+export function modelPayloadOf(span: OtelSpan): ModelPayload & { input?: Message[]; system?: string; settings?: Record<string, unknown>; spanId: string } {
   const input = inputOf(span);
+  const settings = settingsOf(span);
   return {
     message: answerOf(span),
     usage: {
-      inputTokens: numberAttribute(span.attributes, "gen_ai.usage.input_tokens", "ai.usage.inputTokens", "ai.usage.promptTokens") ?? 0,
-      outputTokens: numberAttribute(span.attributes, "gen_ai.usage.output_tokens", "ai.usage.outputTokens", "ai.usage.completionTokens") ?? 0,
+      inputTokens: numberAttribute(span.attributes, "gen_ai.usage.input_tokens", "ai.usage.inputTokens", "ai.usage.promptTokens", "llm.token_count.prompt") ?? 0,
+      outputTokens: numberAttribute(span.attributes, "gen_ai.usage.output_tokens", "ai.usage.outputTokens", "ai.usage.completionTokens", "llm.token_count.completion") ?? 0,
     },
     model: modelIdOf(span),
     durationMs: durationMs(span.startNs, span.endNs),
     ...(input ? { input: input.messages, ...(input.system ? { system: input.system } : {}) } : {}),
+    ...(settings ? { settings } : {}),
     spanId: span.spanId,
   };
 }
@@ -102,25 +129,32 @@ export interface ToolCallFacts {
 
 /** The tool's name alone (no argument parsing). */
 export function toolNameOf(span: OtelSpan): string {
-  return stringAttribute(span.attributes, "gen_ai.tool.name", "ai.toolCall.name") ?? span.name;
+  return stringAttribute(span.attributes, "gen_ai.tool.name", "ai.toolCall.name", "tool.name") ?? span.name;
 }
 
 export function toolFactsOf(span: OtelSpan): ToolCallFacts {
   return {
-    toolCallId: stringAttribute(span.attributes, "gen_ai.tool.call.id", "ai.toolCall.id") ?? span.spanId,
-    toolName: stringAttribute(span.attributes, "gen_ai.tool.name", "ai.toolCall.name") ?? span.name,
-    args: jsonAttribute(span.attributes, "gen_ai.tool.call.arguments", "ai.toolCall.args") ?? null,
+    toolCallId: stringAttribute(span.attributes, "gen_ai.tool.call.id", "ai.toolCall.id", "tool_call.id", "tool.id") ?? span.spanId,
+    toolName: toolNameOf(span),
+    // OpenInference: a TOOL span's arguments are its input.value.
+    args:
+      jsonAttribute(span.attributes, "gen_ai.tool.call.arguments", "ai.toolCall.args") ??
+      (openInferenceKind(span) ? openInferenceValue(span.attributes, "input") : undefined) ??
+      null,
   };
 }
 
-export function attemptPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): AttemptPayload & { spanId: string } {
-  return { ...facts, idempotencyKey: `otel:${span.traceId}:${span.spanId}`, spanId: span.spanId };
+export function attemptPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): AttemptPayload & { spanId: string; parameters?: unknown } {
+  // OpenInference `tool.parameters`: the tool's parameter definition, kept beside the arguments.
+  const parameters = jsonAttribute(span.attributes, "tool.parameters");
+  return { ...facts, idempotencyKey: `otel:${span.traceId}:${span.spanId}`, ...(parameters !== undefined ? { parameters } : {}), spanId: span.spanId };
 }
 
 /** `facts`: the span's toolFactsOf, when the caller has them (they parse the arguments). */
 export function toolResultPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): ToolResultPayload & { spanId: string } {
   const failed = span.status.code === STATUS_ERROR;
-  const result = jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result");
+  const result =
+    jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result") ?? (openInferenceKind(span) ? openInferenceValue(span.attributes, "output") : undefined);
   return {
     ...facts,
     result: result ?? (failed ? span.status.message || "the tool failed" : null),
@@ -154,7 +188,7 @@ export function headerPayloadOf(facts: HeaderFacts): Partial<HeaderPayload> & { 
     ...(system !== undefined ? { system } : {}),
     tools: facts.toolNames,
     ...(facts.parentRunId ? { parentRunId: facts.parentRunId } : {}),
-    otel: { traceId: (facts.runSpan ?? facts.firstModel)?.traceId, spanId: facts.runSpan?.spanId },
+    otel: { traceId: (facts.runSpan ?? facts.firstModel)?.traceId, spanId: facts.runSpan?.spanId, ...(facts.runSpan ? openInferenceContext(facts.runSpan.attributes) : {}) },
   };
 }
 
@@ -162,7 +196,7 @@ export function headerPayloadOf(facts: HeaderFacts): Partial<HeaderPayload> & { 
 export function offeredToolsOf(span: OtelSpan): string[] {
   const raw = span.attributes["ai.prompt.tools"] ?? jsonAttribute(span.attributes, "gen_ai.tool.definitions");
   const list = Array.isArray(raw) ? raw : [];
-  const names: string[] = [];
+  const names: string[] = openInferenceTools(span.attributes);
   for (const item of list) {
     let parsed: unknown = item;
     if (typeof item === "string") {
@@ -185,6 +219,7 @@ export function finalTextOf(span: OtelSpan): string {
     outputMessageOf(jsonAttribute(span.attributes, "gen_ai.output.messages"))
       ?.content.map((part) => (part.type === "text" ? part.text : ""))
       .join("") ??
+    (openInferenceKind(span) ? openInferenceText(span.attributes, "output") : undefined) ??
     ""
   );
 }

@@ -8,6 +8,7 @@
  * - new records of a run are appended in span start order (ties: parent first, then the span that
  *   ended first), after the records already written; run:start is the first record of a run and
  *   run:complete is written when the run's own span arrives, which ends after its children;
+ * - a retrieval span (OpenInference RETRIEVER) is a `signal` record `otel:<spanId>:retrieval`;
  * - a span's run is its nearest run-span ancestor's (`invoke_agent` or `ai.generateText` inside
  *   another run span is a sub-agent run `<parent>.<spanId>`). A span whose parent has not arrived
  *   waits, staged, until it does or until the trace's top run span arrives; AI SDK spans do not
@@ -33,6 +34,7 @@ import {
   toolResultPayloadOf,
   type SpanRole,
 } from "./map";
+import { retrievalPayloadOf } from "./openinference";
 import { compareNs, nsToIso, STATUS_ERROR, type OtelSpan } from "./spans";
 
 /** What a journaled span leaves for later ones. */
@@ -319,10 +321,17 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
       run.inputTokens += payload.usage.inputTokens;
       run.outputTokens += payload.usage.outputTokens;
       notes.set(node.spanId, { role: "model", turn, callIds });
+    } else if (node.role === "retrieval") {
+      // A signal at the turn it served: the documents on the timeline, not a tool call.
+      const name = `otel:${span.spanId}:retrieval`;
+      push(name, "signal", retrievalPayloadOf(span), span.endNs);
+      notes.set(node.spanId, { role: "retrieval", names: [name] });
     } else {
-      const facts = toolFactsOf(span);
+      const own = toolFactsOf(span);
+      const { turn, call, modelCallId } = placeCall(book, own.toolCallId);
+      // A span with no call id of its own (toolFactsOf fell back to the span id) takes the model's.
+      const facts = modelCallId !== undefined && own.toolCallId === span.spanId ? { ...own, toolCallId: modelCallId } : own;
       const attempt = attemptPayloadOf(span, facts);
-      const { turn, call } = placeCall(book, attempt.toolCallId);
       let base = `turn:${turn}:call:${call}`;
       if (book.names.has(`${base}:result`)) base = `otel:${span.spanId}`;
       book.names.add(`${base}:result`);
@@ -351,8 +360,12 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
   return { run, notes };
 }
 
-/** The turn and call index of a tool call: the turn that asked for it, else the latest turn's next free index. */
-function placeCall(book: RunBook, toolCallId: string): { turn: number; call: number } {
+/**
+ * The turn and call index of a tool call: the turn that asked for it; else (a span without the
+ * model's call id, as OpenInference's traceTool writes) the latest turn's first call not yet
+ * taken, whose id it then adopts; else that turn's next free index.
+ */
+function placeCall(book: RunBook, toolCallId: string): { turn: number; call: number; modelCallId?: string } {
   for (let turn = book.turns.length - 1; turn >= 0; turn -= 1) {
     const entry = book.turns[turn];
     const call = entry?.callIds.indexOf(toolCallId) ?? -1;
@@ -364,6 +377,11 @@ function placeCall(book: RunBook, toolCallId: string): { turn: number; call: num
   const turn = Math.max(0, book.turns.length - 1);
   const entry = book.turns[turn] ?? { callIds: [], used: new Set<number>() };
   book.turns[turn] = entry;
+  const open = entry.callIds.findIndex((_id, index) => !entry.used.has(index));
+  if (open >= 0) {
+    entry.used.add(open);
+    return { turn, call: open, modelCallId: entry.callIds[open] };
+  }
   let call = entry.callIds.length;
   while (entry.used.has(call)) call += 1;
   entry.used.add(call);
