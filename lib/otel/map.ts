@@ -10,7 +10,7 @@
 import type { AssistantMessage, Message, ToolCallPart } from "../agent/messages";
 import type { HeaderPayload, ModelPayload, ToolResultPayload, AttemptPayload } from "../agent/payloads";
 import { conversationOf, outputMessageOf, runInputOf, toolCallsOf } from "./messages";
-import { openInferenceContext, openInferenceKind, openInferenceMessages, openInferenceText, openInferenceTools, openInferenceValue } from "./openinference";
+import { openInferenceContext, openInferenceKind, openInferenceMessages, openInferenceText, openInferenceTools, openInferenceValue, toolOutputOf } from "./openinference";
 import { durationMs, jsonAttribute, numberAttribute, stringAttribute, STATUS_ERROR, type OtelSpan } from "./spans";
 
 export type SpanRole = "run" | "model" | "tool" | "retrieval" | "other";
@@ -47,7 +47,8 @@ export function runIdAttribute(span: OtelSpan): string | undefined {
 
 export function agentOf(span: OtelSpan): string | undefined {
   const named = stringAttribute(span.attributes, "gen_ai.agent.name", "ai.telemetry.functionId", "agent.name");
-  return named ?? (openInferenceKind(span) === "AGENT" ? span.name : undefined) ?? span.service ?? undefined;
+  // An OpenInference run span's name is the agent's (traceAgent's name, LangChain's runName).
+  return named ?? (openInferenceKind(span) !== undefined && roleOf(span) === "run" ? span.name : undefined) ?? span.service ?? undefined;
 }
 
 export function modelIdOf(span: OtelSpan): string {
@@ -154,7 +155,8 @@ export function attemptPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFact
 export function toolResultPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): ToolResultPayload & { spanId: string } {
   const failed = span.status.code === STATUS_ERROR;
   const result =
-    jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result") ?? (openInferenceKind(span) ? openInferenceValue(span.attributes, "output") : undefined);
+    jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result") ??
+    (openInferenceKind(span) ? toolOutputOf(openInferenceValue(span.attributes, "output")) : undefined);
   return {
     ...facts,
     result: result ?? (failed ? span.status.message || "the tool failed" : null),

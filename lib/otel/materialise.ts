@@ -330,7 +330,7 @@ function runWrite(runId: string, members: Node[], state: TraceRunState | undefin
       const own = toolFactsOf(span);
       const { turn, call, modelCallId } = placeCall(book, own.toolCallId);
       // A span with no call id of its own (toolFactsOf fell back to the span id) takes the model's.
-      const facts = modelCallId !== undefined && own.toolCallId === span.spanId ? { ...own, toolCallId: modelCallId } : own;
+      const facts = modelCallId && own.toolCallId === span.spanId ? { ...own, toolCallId: modelCallId } : own;
       const attempt = attemptPayloadOf(span, facts);
       let base = `turn:${turn}:call:${call}`;
       if (book.names.has(`${base}:result`)) base = `otel:${span.spanId}`;

@@ -121,6 +121,20 @@ export function openInferenceValue(attributes: Attributes, side: "input" | "outp
   return parsed(value);
 }
 
+/**
+ * A TOOL span's result as the tool returned it. LangChain.js writes `{ output: <ToolMessage> }`,
+ * the message in its serialised form (`{ lc: 1, type: "constructor", kwargs: { content } }`):
+ * the content is the result (parsed when it is JSON).
+ */
+export function toolOutputOf(value: unknown): unknown {
+  const outer = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : undefined;
+  const inner = outer && Object.keys(outer).length === 1 && "output" in outer ? outer.output : value;
+  const message = typeof inner === "object" && inner !== null ? (inner as Loose) : undefined;
+  const kwargs = message?.lc === 1 && typeof message.kwargs === "object" && message.kwargs !== null ? (message.kwargs as Loose) : undefined;
+  if (kwargs && "content" in kwargs) return parsed(kwargs.content);
+  return inner;
+}
+
 /** Fields a framework's chain or agent input/output object holds its text under, in order. */
 const TEXT_FIELDS = ["input", "question", "query", "output", "answer", "text", "content", "result"];
 

@@ -3,13 +3,22 @@
  * `@arizeai/openinference-instrumentation-openai`, talks to a fake OpenAI-compatible server on
  * 127.0.0.1 (one tool call, then an answer); the agent loop, its tool and a retrieval step are
  * traced with `@arizeai/openinference-core`'s own helpers (traceAgent, traceTool, withSpan), as
- * Arize's docs show an app doing; the stock OTLP exporter sends the spans to `url`.
+ * Arize's docs show an app doing; the stock OTLP exporter sends the spans to `url`. And a
+ * LangChain.js agent (`@langchain/openai`'s ChatOpenAI with a bound tool, in a named runnable)
+ * under `@arizeai/openinference-instrumentation-langchain`, against the same fake server.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRetrieverAttributes, traceAgent, traceTool, withSpan } from "@arizeai/openinference-core";
 import { OpenAIInstrumentation } from "@arizeai/openinference-instrumentation-openai";
+import { LangChainInstrumentation } from "@arizeai/openinference-instrumentation-langchain";
 import { OpenInferenceSpanKind } from "@arizeai/openinference-semantic-conventions";
+import * as CallbackManagerModule from "@langchain/core/callbacks/manager";
+import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { tool } from "@langchain/core/tools";
+import { ChatOpenAI } from "@langchain/openai";
+import { z } from "zod";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -63,9 +72,7 @@ const TOOLS = [
 
 /** Runs the instrumented agent once: retrieve the order, ask the model, run its tool call, ask again. */
 export async function tracedOpenAIAgent(options: { url: string; exporter: "proto" | "json"; openai: FakeOpenAI; question: string; sessionId?: string }): Promise<string> {
-  const exporter = options.exporter === "proto" ? new ProtoExporter({ url: options.url }) : new JsonExporter({ url: options.url });
-  const provider = new NodeTracerProvider({ resource: resourceFromAttributes({ "service.name": "billing-app" }), spanProcessors: [new BatchSpanProcessor(exporter)] });
-  provider.register();
+  const provider = providerFor(options.url, options.exporter);
   const instrumentation = new OpenAIInstrumentation();
   instrumentation.setTracerProvider(provider);
   // ES modules are not patched on import: the instrumentation's documented manual path.
@@ -104,6 +111,48 @@ export async function tracedOpenAIAgent(options: { url: string; exporter: "proto
   );
   try {
     return await agent(options.question);
+  } finally {
+    instrumentation.disable();
+    await provider.forceFlush();
+    await provider.shutdown();
+  }
+}
+
+/** The tracer provider both apps export with: the stock exporter of either encoding, batched. */
+function providerFor(url: string, exporter: "proto" | "json"): NodeTracerProvider {
+  const spanExporter = exporter === "proto" ? new ProtoExporter({ url }) : new JsonExporter({ url });
+  const provider = new NodeTracerProvider({ resource: resourceFromAttributes({ "service.name": "billing-app" }), spanProcessors: [new BatchSpanProcessor(spanExporter)] });
+  provider.register();
+  return provider;
+}
+
+/** A LangChain.js agent loop in a runnable named `billing-agent` (the top CHAIN span), instrumented by OpenInference. */
+export async function tracedLangChainAgent(options: { url: string; exporter: "proto" | "json"; openai: FakeOpenAI; question: string }): Promise<string> {
+  const provider = providerFor(options.url, options.exporter);
+  const instrumentation = new LangChainInstrumentation();
+  instrumentation.setTracerProvider(provider);
+  instrumentation.manuallyInstrument(CallbackManagerModule);
+  const chargeCard = tool(async ({ amount }: { amount: number }) => JSON.stringify({ charged: amount, receipt: "r-1" }), {
+    name: "chargeCard",
+    description: "Charge the customer's card.",
+    schema: z.object({ amount: z.number() }),
+  });
+  const model = new ChatOpenAI({ model: "gpt-4o-mini", apiKey: "sk-test-not-a-real-key", configuration: { baseURL: options.openai.baseURL }, temperature: 0.2 }).bindTools([
+    chargeCard,
+  ]);
+  const agent = RunnableLambda.from(async (question: string, config) => {
+    const messages: BaseMessage[] = [new SystemMessage("Bill the customer."), new HumanMessage(question)];
+    for (let turn = 0; turn < 4; turn += 1) {
+      // The config carries the callbacks: the model and tool spans nest under the agent's.
+      const reply = await model.invoke(messages, config);
+      messages.push(reply);
+      if (!reply.tool_calls?.length) return typeof reply.content === "string" ? reply.content : JSON.stringify(reply.content);
+      for (const call of reply.tool_calls) messages.push((await chargeCard.invoke(call, config)) as BaseMessage);
+    }
+    return "gave up";
+  }).withConfig({ runName: "billing-agent" });
+  try {
+    return await agent.invoke(options.question);
   } finally {
     instrumentation.disable();
     await provider.forceFlush();

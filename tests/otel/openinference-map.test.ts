@@ -102,7 +102,7 @@ describe("OpenInference mapping", () => {
     const result = await send(store, graphTrace(), traceId);
     expect(result).toMatchObject({ accepted: 5, rejected: 0, dropped: 3 });
     const run = await store.run(traceId);
-    expect(run).toMatchObject({ origin: "otel", status: "complete", agent: "planner-service", modelTurns: 1, toolCalls: 1, inputTokens: 11, outputTokens: 3 });
+    expect(run).toMatchObject({ origin: "otel", status: "complete", agent: "LangGraph", modelTurns: 1, toolCalls: 1, inputTokens: 11, outputTokens: 3 });
     const records = await store.history(traceId);
     expect(records.map((record) => record.name)).toEqual(["run:start", "turn:0", "turn:0:call:0:attempt", "turn:0:call:0:result", "run:complete"]);
     const [header, model, attempt, toolResult, complete] = records.map((record) => record.payload);
