@@ -12,7 +12,7 @@
  *   sessions, memory, config, otel            journal, agent, store, inspect, recovery
  *   regression                                the above, and memory and config (a replay's memory and models)
  *   pool                                      journal, agent, store, inspect, recovery, otel (what its workers run)
- *   fork, suites                              all of the above, regression included
+ *   fork, suites, playground                  all of the above, regression included (suites and playground also fork)
  *   jobs, demo                                anything in lib but the CLI
  *   cli                                       anything in lib
  *   app, components                           lib (and each other), never the CLI
@@ -54,6 +54,7 @@ module.exports = {
     ),
     layer("fork", [...SERVICES, "regression"], "fork (reserved): built on replay and the layers below"),
     layer("suites", [...SERVICES, "regression", "fork"], "suites (reserved): pinned runs checked by replay"),
+    layer("playground", [...SERVICES, "regression", "fork"], "playground: one model turn re-run N times, built on the fork path"),
     {
       name: "jobs-demo-not-cli",
       comment: "jobs and demo may use anything in lib but the command line, which sits on top of them",

@@ -193,6 +193,20 @@ export { defineConfig, applyConfig, type BacktrackConfig, type ConfigModel, type
 // ── Fork (time travel) ───────────────────────────────────────────────────────────────────────
 /** Fork a run at a step, edit what happened there, go live from it; the plan of what may run live first. */
 export { forkRun, forkPlan, reserveFork, driveFork, type ForkEdit, type ForkOptions, type ForkResult, type ForkRunOptions, type ForkPlan, type PlannedTool } from "./fork/index";
+/** The playground: one model turn re-run N times (lib/playground/README.md). */
+export {
+  forkTry,
+  MAX_TRIES,
+  reserveTryFork,
+  summarizeTries,
+  TryError,
+  tryStep,
+  type StepTries,
+  type TryEdits,
+  type TryOptions,
+  type TryResult,
+  type TrySummary,
+} from "./playground/index";
 /** Fork's errors, and the halt before an external tool in a fork. */
 export { ForkError, MissingModelError } from "./fork/index";
 /** Find the model decision that flips a run's outcome under another model (a scorer decides). */

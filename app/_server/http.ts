@@ -16,6 +16,7 @@ import { hasNul, idParam, nulInQuery } from "./url-input";
 const STATUS: Record<ErrorCode, number> = {
   bad_input: 400,
   bad_fork: 400,
+  bad_try: 400,
   cli: 400,
   invalid_record: 400,
   length_mismatch: 400,

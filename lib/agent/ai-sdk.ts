@@ -80,6 +80,7 @@ function toCallOptions(request: ModelRequest): LanguageModelV3CallOptions {
       inputSchema: tool.inputSchema as never,
     })),
     ...(request.signal ? { abortSignal: request.signal } : {}),
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
   };
 }
 

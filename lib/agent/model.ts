@@ -17,6 +17,12 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolDescription[];
   signal?: AbortSignal;
+  /**
+   * Which sample this is, when one request is asked several times (the playground's tries): a
+   * sampling model may answer each differently; a provider that takes a seed gets it. Absent in
+   * a run, where the same request gets the model's one answer.
+   */
+  seed?: number;
 }
 
 export type ModelStreamPart = { type: "text-delta"; text: string } | { type: "finish"; message: AssistantMessage; usage: Usage };

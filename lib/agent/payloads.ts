@@ -23,6 +23,8 @@ export interface HeaderPayload {
    * external tool can tell it is the same call. Forks written before it derive from `forkedFrom.runId`.
    */
   idempotencyRunId?: string;
+  /** For a playground try (lib/playground): the run and step it re-ran, and which try it is (from 0). */
+  tryOf?: { runId: string; at: number; try: number };
 }
 
 export interface ModelPayload {

@@ -2,11 +2,11 @@
 import { Agent } from "../agent/agent";
 import type { Model } from "../agent/model";
 import type { Journal } from "../journal/ports";
-import { demoModel } from "./models";
+import { BILLING_SYSTEM, demoModel } from "./models";
 import { buildReport, chargeCard, checkAccount, researchTool, searchFlights } from "./tools";
 
 export function billingAgent(store: Journal, model: Model = demoModel()): Agent {
-  return new Agent({ name: "billing", model, store, tools: [chargeCard], system: "You are the billing agent. Charge orders as asked." });
+  return new Agent({ name: "billing", model, store, tools: [chargeCard], system: BILLING_SYSTEM });
 }
 
 export function reporterAgent(store: Journal, model: Model = demoModel()): Agent {

@@ -8,13 +8,38 @@ import { chatScript } from "./chat-script";
 import { scriptedModel, toolResults, userText, type ScriptedOptions } from "../agent/scripted";
 import type { DemoScript, DemoVersion } from "./types";
 
+/** The billing agent's system prompt (agents.ts): the playground's edits are measured against it. */
+export const BILLING_SYSTEM = "You are the billing agent. Charge orders as asked.";
+
 const hasTool = (request: ModelRequest, name: string) => request.tools.some((candidate) => candidate.name === name);
+
+/**
+ * The charge decision when it is sampled (a playground try: `seed` set). A real model given the
+ * same prompt twice does not always decide alike; the demo's does not either, so that its
+ * playground shows a split. The recorded prompt keeps to the run's decision but one try in five
+ * charges $5000; an edited system prompt makes one try in three ask first instead of charging,
+ * and one in five charge $5000. Deterministic in (system prompt, seed): a try can be run again.
+ */
+function sampledCharge(request: ModelRequest, orderId: string, amount: number) {
+  const roll = (hashText(request.system ?? "") + (request.seed ?? 0) * 7) % 15;
+  const edited = request.system !== BILLING_SYSTEM;
+  if (edited && roll % 3 === 0) return { text: `Before I charge order ${orderId}: shall I charge $${amount}?` };
+  if (roll % 5 === 1) return { toolCalls: [{ name: "chargeCard", args: { orderId, amount: amount * 10 } }] };
+  return { toolCalls: [{ name: "chargeCard", args: { orderId, amount } }] };
+}
+
+function hashText(text: string): number {
+  let hash = 0;
+  for (let index = 0; index < text.length; index += 1) hash = (hash * 31 + text.charCodeAt(index)) >>> 0;
+  return hash;
+}
 
 const billing: DemoScript = {
   matches: (request) => hasTool(request, "chargeCard"),
   reply(request, turn, version) {
     const orderId = /order\s*#?\s*(\w+)/i.exec(userText(request.messages))?.[1] ?? "123";
-    if (turn === 0) return { toolCalls: [{ name: "chargeCard", args: { orderId, amount: version === "v2" ? 5000 : 500 } }] };
+    const amount = version === "v2" ? 5000 : 500;
+    if (turn === 0) return request.seed === undefined ? { toolCalls: [{ name: "chargeCard", args: { orderId, amount } }] } : sampledCharge(request, orderId, amount);
     const last = toolResults(request.messages).at(-1);
     const result = (last?.result ?? {}) as { error?: string; charged?: number; receipt?: string };
     if (last?.isError) return { text: `I could not charge order ${orderId}: ${result.error ?? "the payment failed"}.` };

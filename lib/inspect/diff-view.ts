@@ -187,7 +187,7 @@ export function rowWord(row: Pick<DiffRow, "status" | "seqB">, lineage: ForkLine
 }
 
 /** One piece of a word diff: text both sides share, or text only A (removed) or only B (added) has. */
-interface WordPart {
+export interface WordPart {
   text: string;
   change: "same" | "removed" | "added";
 }

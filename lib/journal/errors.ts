@@ -13,6 +13,7 @@ export type ErrorCode =
   | "already_decided"
   | "answer_too_large"
   | "bad_fork"
+  | "bad_try"
   | "bad_input"
   | "body_too_large"
   | "cli"

@@ -280,7 +280,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     const copied = source.records.slice(1, copy.at).map((record) => this.copiedRecord(record, rename));
     const edited = copy.edited && texts.edited !== undefined ? [{ runId: copy.newRunId, seq: copy.at, ...copy.edited, payload: JSON.parse(texts.edited), createdAt: now }] : [];
     const records = [header, ...copied, ...edited];
-    const summary: RunSummary = { ...emptySummary(copy.newRunId, now), origin: "fork", forkedFrom: { runId: copy.sourceRunId, at: copy.at } };
+    const summary: RunSummary = { ...emptySummary(copy.newRunId, now), origin: copy.origin ?? "fork", forkedFrom: { runId: copy.sourceRunId, at: copy.at } };
     for (const record of records) {
       const delta = summaryDelta(record);
       summary.agent ??= delta.agent;

@@ -288,6 +288,8 @@ export interface ForkCopy {
   header: unknown;
   /** The record written at seq `at`: an edit of the source's record there, or an inserted one. */
   edited?: { name: string; kind: RecordKind; payload: unknown };
+  /** The copy's origin: `fork` unless said (a playground try is a copy too). */
+  origin?: "fork" | "playground";
 }
 
 /**

@@ -69,10 +69,10 @@ export interface PauseState {
 
 /**
  * Where a run came from: written by an agent's loop, imported from JSONL, mapped from OTLP traces,
- * forked from another run, or a replay. Recovery drives only agent, fork and replay runs unless
+ * forked from another run, a replay, or a playground try. Recovery drives only agent, fork and replay runs unless
  * told otherwise: an imported run has no live process behind it.
  */
-export const RUN_ORIGINS = ["agent", "import", "otel", "fork", "replay"] as const;
+export const RUN_ORIGINS = ["agent", "import", "otel", "fork", "replay", "playground"] as const;
 export type RunOrigin = (typeof RUN_ORIGINS)[number];
 
 /** Origins recovery drives by default. */

@@ -57,7 +57,7 @@ WITH RECURSIVE source AS (
   SELECT $2::text, source.agent, source.parent_run_id, source.input_text,
          source.model_turns - tail.model_turns + $6::int, source.tool_calls - tail.tool_calls + $7::int,
          source.input_tokens - tail.input_tokens + $8::int, source.output_tokens - tail.output_tokens + $9::int,
-         'running', 'fork', $1::text, $3::int
+         'running', coalesce($12::text, 'fork'), $1::text, $3::int
   FROM source, tail
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id
@@ -110,6 +110,7 @@ export async function copyForFork(client: SqlClient, copy: ForkCopy, texts: { he
     delta?.outputTokens ?? 0,
     copy.edited?.name ?? null,
     copy.edited?.kind ?? null,
+    copy.origin ?? null,
   ]);
   return { created: Number(rows[0]?.created ?? 0) === 1 };
 }
