@@ -34,6 +34,7 @@ import { ReplayButton } from "./replay-dialog";
 import { RunSearch, useRunSearch } from "./run-search";
 import { RunCostFact } from "./run-cost";
 import { ForkButton } from "./fork-dialog";
+import { TryButton } from "./try-dialog";
 import { ForkLineage } from "./fork-lineage";
 import { StatePanel } from "./state-panel";
 import { RECORD_PAGE } from "../page-sizes";
@@ -74,6 +75,7 @@ function RunHeader({ run, live, at, lastSeq, replay, record, recordedModel }: Ru
         <span className="top-spacer" />
         {replay ? <ReplayButton runId={run.runId} models={replay.models} /> : null}
         {replay ? <ForkButton key={at} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
+        {replay ? <TryButton key={`try-${at}`} runId={run.runId} at={at} record={record} models={replay.models} recordedModel={recordedModel} /> : null}
         {replay ? <PinButton runId={run.runId} /> : null}
         <CompareWith runId={run.runId} />
         <CopyButton label="Copy link" text={() => linkHere(run.runId, at)} />

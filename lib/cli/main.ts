@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDelete } from "./commands/delete";
 import { registerDemo } from "./commands/demo";
 import { registerFork } from "./commands/fork";
+import { registerTry } from "./commands/try";
 import { registerBisect } from "./commands/bisect";
 import { registerMigrate } from "./commands/migrate";
 import { registerPrune } from "./commands/prune";
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerRecovery(program);
   registerSearch(program);
   registerFork(program);
+  registerTry(program);
   registerSuites(program);
   registerWorker(program);
   registerBisect(program);
