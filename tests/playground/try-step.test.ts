@@ -90,7 +90,10 @@ describe.each(STORE_KINDS)("tryStep: $name", (kind) => {
   it("refuses a step that is no model turn, times out of range, an unknown model or a non-try fork, writing nothing", async () => {
     const before = (await store.runs({ limit: 500 })).runs.length;
     const code = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await promise.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(isBacktrackError(error)).toBe(true);
       return (error as { code: string }).code;
     };

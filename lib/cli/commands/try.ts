@@ -93,7 +93,8 @@ export function registerTry(program: Command): void {
       if (forked?.status === "failed") process.exitCode = EXIT_CHECK_FAILED;
       if (options.json) return printJson({ ...tried, ...(forked ? { fork: forked } : {}) });
       printTries(tried);
-      if (forked) printLine(`forked try ${forkWith} as ${forked.newRunId}: ${forked.pause ? `paused: ${forked.pause.message}` : forked.error ? `failed: ${forked.error}` : forked.status}`);
+      if (forked)
+        printLine(`forked try ${forkWith} as ${forked.newRunId}: ${forked.pause ? `paused: ${forked.pause.message}` : forked.error ? `failed: ${forked.error}` : forked.status}`);
     });
   });
 }
