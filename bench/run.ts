@@ -14,6 +14,7 @@ import { searchBenchmarks } from "./search";
 import { suiteBenchmarks } from "./suites";
 import { jobBenchmarks } from "./jobs";
 import { otelBenchmarks } from "./otel";
+import { playgroundBenchmarks } from "./playground";
 import { forkBenchmarks } from "./fork";
 import { appendCostBenchmarks } from "./append-costs";
 import { concurrentBenchmarks } from "./concurrent";
@@ -33,6 +34,7 @@ const ALL: Benchmark[] = [
   ...suiteBenchmarks,
   ...jobBenchmarks,
   ...otelBenchmarks,
+  ...playgroundBenchmarks,
   ...forkBenchmarks,
   ...appendCostBenchmarks,
   ...concurrentBenchmarks,

@@ -281,6 +281,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     const edited = copy.edited && texts.edited !== undefined ? [{ runId: copy.newRunId, seq: copy.at, ...copy.edited, payload: JSON.parse(texts.edited), createdAt: now }] : [];
     const records = [header, ...copied, ...edited];
     const summary: RunSummary = { ...emptySummary(copy.newRunId, now), origin: copy.origin ?? "fork", forkedFrom: { runId: copy.sourceRunId, at: copy.at } };
+    if (copy.status === "complete") Object.assign(summary, { status: "complete", completedAt: now });
     for (const record of records) {
       const delta = summaryDelta(record);
       summary.agent ??= delta.agent;
@@ -296,7 +297,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     this.data.set(copy.newRunId, { summary, records, byName: new Map(records.map((record) => [record.name, record])) });
     const children = this.copySubAgents(startedSubAgents(source.records.slice(1, copy.at)), rename);
     this.forgetRuns([copy.newRunId, ...children]);
-    this.notify({ runId: copy.newRunId, seq: summary.lastSeq, kind: "fork", status: "running" });
+    this.notify({ runId: copy.newRunId, seq: summary.lastSeq, kind: "fork", status: summary.status });
     return { created: true };
   }
 

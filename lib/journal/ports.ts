@@ -290,6 +290,8 @@ export interface ForkCopy {
   edited?: { name: string; kind: RecordKind; payload: unknown };
   /** The copy's origin: `fork` unless said (a playground try is a copy too). */
   origin?: "fork" | "playground";
+  /** The copy's status: `running` (a fork, to be driven) unless said; a playground try is `complete`. */
+  status?: "running" | "complete";
 }
 
 /**

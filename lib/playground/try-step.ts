@@ -101,13 +101,18 @@ export async function tryStep(store: Journal, runId: string, at: number, options
   const request = { ...step.request, ...(system ? { system } : { system: undefined }), messages: edits.messages ?? step.request.messages };
   const recorded = (step.record.payload as ModelPayload).message;
   const tries: TryResult[] = [];
+  let slot = options.journal === false ? 0 : await firstFreeSlot(store, runId);
   for (let index = 0; index < times; index += 1) {
     const started = Date.now();
     const answer = await collect(model, { ...request, seed: index, ...(options.signal ? { signal: options.signal } : {}) });
     const result: TryResult = { index, message: answer.message, text: outputText(answer.message), usage: answer.usage, durationMs: Date.now() - started };
     const diff = outputDiff(recorded, answer.message);
     if (diff) result.diff = diff;
-    if (options.journal !== false) result.runId = await journalTry(store, step, { name, system, index, result });
+    if (options.journal !== false) {
+      const journaled = await journalTry(store, step, { name, system, index, result, from: slot });
+      result.runId = journaled.runId;
+      slot = journaled.slot + 1;
+    }
     tries.push(result);
   }
   return {
@@ -126,8 +131,31 @@ export async function tryStep(store: Journal, runId: string, at: number, options
   };
 }
 
+/**
+ * A free `<source>~try-<n>` slot, in O(log n) lookups: tries fill slots from 1, so the first free
+ * one past the taken run is found by doubling, then halving (a hole left by a deleted try may be
+ * found instead, which is as good: creating the copy is what claims a slot).
+ */
+async function firstFreeSlot(store: Journal, source: string): Promise<number> {
+  const taken = async (slot: number) => (await store.run(`${source}${TRY_SUFFIX}${slot}`)) !== undefined;
+  if (!(await taken(1))) return 1;
+  let low = 1;
+  let high = 2;
+  while (high <= MAX_SLOTS && (await taken(high))) [low, high] = [high, high * 2];
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await taken(middle)) low = middle;
+    else high = middle;
+  }
+  return high;
+}
+
 /** Writes one try as a run: the source's records before the turn, then the try's output as the turn. */
-async function journalTry(store: Journal, step: StepRequest, made: { name: string; system: string | undefined; index: number; result: TryResult }): Promise<string> {
+async function journalTry(
+  store: Journal,
+  step: StepRequest,
+  made: { name: string; system: string | undefined; index: number; result: TryResult; from: number },
+): Promise<{ runId: string; slot: number }> {
   if (!isForker(store)) throw new TryError(step.record.runId, step.record.seq, "this store cannot journal tries");
   const source = step.record.runId;
   const at = step.record.seq;
@@ -148,14 +176,11 @@ async function journalTry(store: Journal, step: StepRequest, made: { name: strin
     durationMs: made.result.durationMs,
     edited: { original: recorded },
   };
-  const copy = { sourceRunId: source, at, header, edited: { name: step.record.name, kind: "model" as const, payload }, origin: "playground" as const };
-  for (let slot = 1; slot <= MAX_SLOTS; slot += 1) {
+  const copy = { sourceRunId: source, at, header, edited: { name: step.record.name, kind: "model" as const, payload }, origin: "playground" as const, status: "complete" as const };
+  // Creating the copy claims its id (ON CONFLICT DO NOTHING): a taken slot, whoever took it, is skipped.
+  for (let slot = made.from; slot <= MAX_SLOTS; slot += 1) {
     const candidate = `${source}${TRY_SUFFIX}${slot}`;
-    if (await store.run(candidate)) continue;
-    if ((await store.copyForFork({ ...copy, newRunId: candidate })).created) {
-      await store.setStatus(candidate, { status: "complete" });
-      return candidate;
-    }
+    if ((await store.copyForFork({ ...copy, newRunId: candidate })).created) return { runId: candidate, slot };
   }
   throw new TryError(source, at, `no free try id after ${MAX_SLOTS} tries`);
 }

@@ -53,11 +53,12 @@ WITH RECURSIVE source AS (
          coalesce(sum(${tokens("inputTokens")}), 0) AS input_tokens, coalesce(sum(${tokens("outputTokens")}), 0) AS output_tokens
   FROM records WHERE run_id = $1::text AND seq >= $3::int
 ), created AS (
-  INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, origin, forked_from, forked_at)
+  INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, origin, forked_from, forked_at, completed_at)
   SELECT $2::text, source.agent, source.parent_run_id, source.input_text,
          source.model_turns - tail.model_turns + $6::int, source.tool_calls - tail.tool_calls + $7::int,
          source.input_tokens - tail.input_tokens + $8::int, source.output_tokens - tail.output_tokens + $9::int,
-         'running', coalesce($12::text, 'fork'), $1::text, $3::int
+         coalesce($13::text, 'running'), coalesce($12::text, 'fork'), $1::text, $3::int,
+         CASE WHEN $13::text = 'complete' THEN now() END
   FROM source, tail
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id
@@ -89,7 +90,7 @@ WITH RECURSIVE source AS (
   SELECT run_id, $3::int, $10::text, $11::text, $5::text::json FROM created WHERE $10::text IS NOT NULL
   RETURNING 1
 ), notified AS (
-  SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array(run_id, $3::int - CASE WHEN $10::text IS NULL THEN 1 ELSE 0 END, 'fork', 'running')::text) FROM created
+  SELECT pg_notify('${JOURNAL_CHANNEL}', json_build_array(run_id, $3::int - CASE WHEN $10::text IS NULL THEN 1 ELSE 0 END, 'fork', coalesce($13::text, 'running'))::text) FROM created
 )
 SELECT (SELECT count(*) FROM created)::int AS created, (SELECT count(*) FROM header)::int AS header, (SELECT count(*) FROM copied)::int AS copied,
        (SELECT count(*) FROM edited)::int AS edited, (SELECT count(*) FROM notified)::int AS notified,
@@ -111,6 +112,7 @@ export async function copyForFork(client: SqlClient, copy: ForkCopy, texts: { he
     copy.edited?.name ?? null,
     copy.edited?.kind ?? null,
     copy.origin ?? null,
+    copy.status ?? null,
   ]);
   return { created: Number(rows[0]?.created ?? 0) === 1 };
 }
