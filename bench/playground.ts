@@ -72,12 +72,10 @@ const chargeCard = tool({
 });
 
 function registry(latencyMs: number): Registry {
-  return new Registry()
-    .registerModel({ name: "bench/mock", create: () => fromAiSdk(mockModel(latencyMs), { id: "bench/mock" }) })
-    .registerAgent({
-      name: "billing",
-      create: (store: Journal, model) => new Agent({ name: "billing", model: model ?? fromAiSdk(mockModel(), { id: "bench/mock" }), store, tools: [chargeCard], system: SYSTEM }),
-    });
+  return new Registry().registerModel({ name: "bench/mock", create: () => fromAiSdk(mockModel(latencyMs), { id: "bench/mock" }) }).registerAgent({
+    name: "billing",
+    create: (store: Journal, model) => new Agent({ name: "billing", model: model ?? fromAiSdk(mockModel(), { id: "bench/mock" }), store, tools: [chargeCard], system: SYSTEM }),
+  });
 }
 
 /** The median round of 20 tries and of 20 bare calls, on a model whose calls take `latencyMs`. */
