@@ -32,14 +32,9 @@ function transferable(body: Uint8Array): ArrayBuffer {
 /** The typed OTLP error a worker raised, made again with its class and fields. */
 export function otlpErrorOf(error: PoolTaskError): Error {
   const fields = error.fields;
-  switch (error.code) {
-    case "body_too_large":
-      return new OtlpTooLargeError(Number(fields.bytes), Number(fields.limitBytes));
-    case "unsupported_media_type":
-      return new UnsupportedMediaTypeError(typeof fields.contentType === "string" ? fields.contentType : null);
-    case "bad_input":
-      return new OtlpBodyError(error.message, { cause: error });
-    default:
-      return error;
-  }
+  if (error.code === "body_too_large") return new OtlpTooLargeError(Number(fields.bytes), Number(fields.limitBytes));
+  if (error.code === "unsupported_media_type") return new UnsupportedMediaTypeError(typeof fields.contentType === "string" ? fields.contentType : null);
+  if (error.code === "bad_input") return new OtlpBodyError(error.message, { cause: error });
+  // No other typed error comes out of prepareOtlp: keep the pool's own.
+  return error;
 }
