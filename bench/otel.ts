@@ -1,8 +1,10 @@
 /**
  * OTLP ingest on the server (issue 14): ingestSpansPerSec. Eight concurrent exporters each send
  * protobuf requests of 512 spans (16 traces of an invoke_agent with 16 chat and 15 execute_tool
- * spans) through ingestOtlp; openInferenceSpansPerSec (issue 43) the same traces in OpenInference's
- * attributes (an AGENT with LLM and TOOL spans, messages flattened into indexed keys), the route's whole path but HTTP: decode, plan, stage and journal.
+ * spans) through ingestOtlp, the route's whole path but HTTP: decode in a pool worker (as the
+ * server does), plan, stage and journal; `inProcess` is the same with decoding on this thread.
+ * openInferenceSpansPerSec (issue 43): the same traces in OpenInference's attributes (an AGENT with
+ * LLM and TOOL spans, messages flattened into indexed keys).
  * The baseline writes the same records (planned once, up front) with one bare multi-row INSERT a
  * request, eight at a time, into a table shaped like `records`. Rounds alternate the two and the
  * median round of each is reported.
@@ -10,9 +12,11 @@
 import postgres from "postgres";
 import type { Journal } from "../lib/journal/ports";
 import { decodeSpans } from "../lib/otel/decode";
-import { ingestOtlp } from "../lib/otel/ingest";
+import { ingestOtlp, type IngestOptions } from "../lib/otel/ingest";
 import { planTrace } from "../lib/otel/materialise";
 import { ExportTraceServiceRequest } from "../lib/otel/proto";
+import { pooledOtlpPreparer } from "../lib/pool/otlp";
+import { ProjectionPool } from "../lib/pool/pool";
 import { openStore } from "../lib/store/index";
 import { interleaved, type Benchmark } from "./harness";
 
@@ -157,19 +161,23 @@ function ingestBenchmark(figure: string, convention: Convention): Benchmark {
       const spansPerRound = EXPORTERS * REQUESTS_PER_EXPORTER * SPANS_PER_REQUEST;
       const rounds = () => Array.from({ length: EXPORTERS }, () => Array.from({ length: REQUESTS_PER_EXPORTER }, () => request(convention)));
       let recordsPerRound = 0;
+      // The server's path: decoding in a pool worker (one a core), planning and writing here.
+      const pool = new ProjectionPool();
+      const ingestRound = (options: IngestOptions) => async () => {
+        const bodies = rounds();
+        const ms = await concurrently(async (exporter) => {
+          for (const body of bodies[exporter]!) {
+            const result = await ingestOtlp(store, { body, contentType: "application/x-protobuf" }, options);
+            if (result.accepted !== SPANS_PER_REQUEST) throw new Error(`accepted ${result.accepted} of ${SPANS_PER_REQUEST} spans`);
+          }
+        });
+        return (spansPerRound / ms) * 1000;
+      };
       const figures = await interleaved(
         ROUNDS,
         {
-          ingest: async () => {
-            const bodies = rounds();
-            const ms = await concurrently(async (exporter) => {
-              for (const body of bodies[exporter]!) {
-                const result = await ingestOtlp(store, { body, contentType: "application/x-protobuf" });
-                if (result.accepted !== SPANS_PER_REQUEST) throw new Error(`accepted ${result.accepted} of ${SPANS_PER_REQUEST} spans`);
-              }
-            });
-            return (spansPerRound / ms) * 1000;
-          },
+          ingest: ingestRound({ prepare: pooledOtlpPreparer(pool) }),
+          inProcess: ingestRound({}),
           insert: async () => {
             const rows = rounds().map((bodies) => bodies.map(recordsOf));
             recordsPerRound = rows.flat(2).length;
@@ -187,12 +195,15 @@ function ingestBenchmark(figure: string, convention: Convention): Benchmark {
         { warmup: 1 },
       );
       await bare.end();
+      await pool.close();
       await store.close();
       return {
         convention,
         [figure]: figures.ingest,
         bareInsertSpansPerSec: figures.insert,
         ingestVsInsert: figures.ingest / figures.insert,
+        inProcessSpansPerSec: figures.inProcess,
+        inProcessVsInsert: figures.inProcess / figures.insert,
         exporters: EXPORTERS,
         spansPerRequest: SPANS_PER_REQUEST,
         recordsPerRound,

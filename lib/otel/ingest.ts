@@ -3,13 +3,13 @@
  * grouped by trace; each trace is read from the store's staging, planned (materialise.ts) and
  * written in one all-or-nothing write per request. A write that lost a race with another writer
  * of the same trace (TraceConflictError) is read again and retried, so concurrent exporters never
- * double a span or a seq. Framework-free: the route and the tests call it with bytes.
+ * double a span or a seq. Decoding (prepare.ts) needs no store: the server runs it in a pool worker
+ * (lib/pool/otlp.ts), a library use in process. Framework-free: the route and the tests call it with bytes.
  */
 import { BadInputError, isBacktrackError } from "../journal/errors";
 import { isTraceStaging, type Journal, type TraceRunState, type TraceWrite } from "../journal/ports";
-import { decodeSpans, decompress, encodingOf, OTLP_BODY_LIMIT_BYTES, type DecodedSpans } from "./decode";
 import { planTrace } from "./materialise";
-import { roleOf, runIdAttribute } from "./map";
+import { prepareOtlp, type PreparedSpans, type RawOtlpBody } from "./prepare";
 import type { OtelSpan } from "./spans";
 
 const CONFLICT_RETRIES = 20;
@@ -33,32 +33,31 @@ export interface IngestRequest {
   contentEncoding?: string | null;
 }
 
-/** Decodes and ingests one OTLP/HTTP request body. */
-export async function ingestOtlp(store: Journal, request: IngestRequest): Promise<IngestResult> {
-  const encoding = encodingOf(request.contentType);
-  const body = decompress(request.body, request.contentEncoding ?? null, OTLP_BODY_LIMIT_BYTES);
-  return ingestSpans(store, decodeSpans(body, encoding));
+/** Decodes a raw body into the spans ingest keeps: prepareOtlp in process, or a pool worker's (lib/pool/otlp.ts). */
+export type OtlpPreparer = (request: RawOtlpBody) => Promise<PreparedSpans>;
+
+export interface IngestOptions {
+  /** Where the body is decoded; default in process (a library use has no pool). */
+  prepare?: OtlpPreparer;
 }
 
-/** Ingests decoded spans (see ingestOtlp). */
-export async function ingestSpans(store: Journal, decoded: DecodedSpans): Promise<IngestResult> {
+/** Decodes and ingests one OTLP/HTTP request body. */
+export async function ingestOtlp(store: Journal, request: IngestRequest, options: IngestOptions = {}): Promise<IngestResult> {
   if (!isTraceStaging(store)) throw new BadInputError("this store cannot ingest OTLP traces");
-  const reasons = [...decoded.reasons];
-  const kept = decoded.spans.filter((span) => roleOf(span) !== "other");
-  const dropped = decoded.spans.length - kept.length;
-  if (dropped > 0)
-    reasons.push(`${dropped} span(s) were not AI spans (generateText, model, tool, retrieval or agent spans; an OpenInference chain below its trace's top) and were dropped`);
-  const byTrace = new Map<string, OtelSpan[]>();
-  for (const span of kept) {
-    const spans = byTrace.get(span.traceId);
-    if (spans) spans.push(span);
-    else byTrace.set(span.traceId, [span]);
-  }
-  const result: IngestResult = { accepted: 0, rejected: decoded.rejected, dropped, duplicates: 0, message: "", runIds: [] };
+  const prepared = options.prepare ? await options.prepare(request) : prepareOtlp(request);
+  return ingestPrepared(store, prepared);
+}
+
+/** Ingests a decoded body's spans (see ingestOtlp): plans each trace against the store's staging and writes once. */
+export async function ingestPrepared(store: Journal, prepared: PreparedSpans): Promise<IngestResult> {
+  if (!isTraceStaging(store)) throw new BadInputError("this store cannot ingest OTLP traces");
+  const { reasons, dropped, kept } = prepared;
+  const byTrace = new Map<string, OtelSpan[]>(prepared.traces);
+  const result: IngestResult = { accepted: 0, rejected: prepared.rejected, dropped, duplicates: 0, message: "", runIds: [] };
   // Run ids a lost race showed this batch writes to (sub-agent runs): read with the next try.
   const written = new Set<string>();
   for (let attempt = 0; ; attempt += 1) {
-    const { traces, runs } = await store.loadTraces([...byTrace.keys()], [...candidateRunIds(byTrace), ...written]);
+    const { traces, runs } = await store.loadTraces([...byTrace.keys()], [...prepared.candidateRunIds, ...written]);
     const states = new Map<string, TraceRunState>(runs.map((run) => [run.runId, run]));
     const writes: TraceWrite[] = [];
     let accepted = 0;
@@ -85,22 +84,9 @@ export async function ingestSpans(store: Journal, decoded: DecodedSpans): Promis
     }
     result.accepted = accepted;
     result.rejected += rejected;
-    result.duplicates = kept.length - accepted - rejected;
+    result.duplicates = kept - accepted - rejected;
     result.runIds = [...new Set(writes.flatMap((write) => write.runs.map((run) => run.runId)))];
     result.message = [...reasons, ...planReasons].join("; ");
     return result;
   }
-}
-
-/** Run ids a batch may write to: the ones its spans name, and their traces' ids. */
-function candidateRunIds(byTrace: Map<string, OtelSpan[]>): string[] {
-  const ids = new Set<string>();
-  for (const [traceId, spans] of byTrace) {
-    ids.add(traceId);
-    for (const span of spans) {
-      const id = runIdAttribute(span);
-      if (id) ids.add(id);
-    }
-  }
-  return [...ids];
 }

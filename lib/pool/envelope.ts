@@ -2,7 +2,10 @@
 import type { ErrorCode } from "../journal/errors";
 import type * as tasks from "./tasks";
 
-export type Envelope<Output> = { ok: true; value: Output } | { ok: false; code: ErrorCode | "internal"; message: string };
+export type Envelope<Output> = { ok: true; value: Output } | { ok: false; code: ErrorCode | "internal"; message: string; fields?: ErrorFields };
+
+/** A typed error's own fields (numbers, strings), so the asking thread can raise the same error again. */
+export type ErrorFields = Record<string, string | number | boolean | null>;
 
 /** The tasks by name, as the pool runs them. */
 export type Tasks = typeof tasks;

@@ -47,6 +47,8 @@ export class PoolTaskError extends BacktrackError {
     code: ErrorCode,
     message: string,
     readonly task: string,
+    /** The error's own fields as the worker had them (ErrorFields of envelope.ts). */
+    readonly fields: Record<string, string | number | boolean | null> = {},
   ) {
     super(code, message);
   }

@@ -104,7 +104,7 @@ export class ProjectionPool {
     }
     if (envelope.ok) return envelope.value;
     if (envelope.code === "internal") throw new Error(`projection task ${name} failed: ${envelope.message}`);
-    throw new PoolTaskError(envelope.code, envelope.message, name);
+    throw new PoolTaskError(envelope.code, envelope.message, name, envelope.fields ?? {});
   }
 
   async close(): Promise<void> {

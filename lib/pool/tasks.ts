@@ -21,6 +21,7 @@ import { parsePage } from "../journal/page";
 import type { FlowNode } from "../inspect/flow";
 import { flowToMermaid } from "../inspect/mermaid";
 import type { StepTotals } from "../inspect/timeline";
+import { prepareOtlp, type PreparedSpans } from "../otel/prepare";
 
 /** A page of a run's records as the store gave it (PageReader): JSON text or its UTF-8 bytes. */
 export type PageText = Uint8Array | string;
@@ -140,4 +141,16 @@ export async function diffRuns({ a, b, realign, port }: { a: string; b: string; 
   });
   port.close();
   return packDiff(diffPointLists(finishPoints(passes.A), finishPoints(passes.B), { a, b, realign }));
+}
+
+export interface OtlpPrepareInput {
+  /** The request body as sent, moved (transferred) to the worker, not copied. */
+  body: ArrayBuffer;
+  contentType: string | null;
+  contentEncoding: string | null;
+}
+
+/** An OTLP request body decoded and sorted by trace (lib/otel/prepare.ts), off the request thread. */
+export function otlpPrepare({ body, contentType, contentEncoding }: OtlpPrepareInput): PreparedSpans {
+  return prepareOtlp({ body: new Uint8Array(body), contentType, contentEncoding });
 }
