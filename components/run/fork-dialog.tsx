@@ -15,6 +15,7 @@ import type { JournalRecord } from "@/lib/journal/types";
 import { postJson } from "../api";
 import { diffHref } from "../links";
 import { useJob } from "../use-job";
+import { ModelSelect } from "./model-select";
 import { editFrom, editorKind, initialText, MODE_LABELS, modesFor, type EditMode } from "./fork-edit";
 
 const CHECK_DELAY_MS = 250;
@@ -163,14 +164,7 @@ export function ForkButton({ runId, at, record, models, recordedModel }: ForkBut
           </fieldset>
           <fieldset disabled={busy}>
             <legend>Model after the step</legend>
-            <select aria-label="Model" value={model} onChange={(event) => setModel(event.target.value)}>
-              {models.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                  {name === recordedModel ? " (recorded)" : ""}
-                </option>
-              ))}
-            </select>
+            <ModelSelect models={models} recordedModel={recordedModel} value={model} onChange={setModel} />
           </fieldset>
           <fieldset disabled={busy}>
             <legend>Tools that may run live</legend>

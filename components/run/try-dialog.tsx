@@ -15,6 +15,7 @@ import type { JournalRecord } from "@/lib/journal/types";
 import type { StepTries, TryResult } from "@/lib/playground/try-step";
 import { getJson, postJson } from "../api";
 import { useJob } from "../use-job";
+import { ModelSelect } from "./model-select";
 
 interface TryButtonProps {
   runId: string;
@@ -128,15 +129,7 @@ function TryForm({ runId, at, models, recordedModel, asked, onClose }: TryFormPr
           <textarea aria-label="Messages (JSON)" className="mono fork-editor" rows={6} value={messagesText} onChange={(event) => setMessagesText(event.target.value)} />
         </label>
         <label className="choice">
-          Model{" "}
-          <select aria-label="Model" value={model} onChange={(event) => setModel(event.target.value)}>
-            {models.map((name) => (
-              <option key={name} value={name}>
-                {name}
-                {name === recordedModel ? " (recorded)" : ""}
-              </option>
-            ))}
-          </select>
+          Model <ModelSelect models={models} recordedModel={recordedModel} value={model} onChange={setModel} />
         </label>
         <label className="choice">
           Tries <input aria-label="Tries" type="number" min={1} max={20} value={times} onChange={(event) => setTimes(Math.max(1, Math.min(20, Number(event.target.value) || 1)))} />

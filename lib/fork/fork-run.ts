@@ -96,7 +96,7 @@ async function editedRecord(store: Journal, runId: string, record: JournalRecord
 }
 
 /** The model after `at`, and the name the fork's header records for it (what recovery rebuilds it from). */
-function forkModel(runId: string, header: HeaderPayload, options: ForkOptions): { model: Model; name: string } {
+export function forkModel(runId: string, header: HeaderPayload, options: ForkOptions): { model: Model; name: string } {
   if (options.model !== undefined && typeof options.model !== "string") return { model: options.model, name: options.model.id };
   const name = options.model ?? header.model;
   const known = options.registry?.modelEntries().map((entry) => entry.name) ?? [];

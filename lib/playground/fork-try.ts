@@ -9,8 +9,7 @@ import type { AgentEvent } from "../agent/events";
 import type { HeaderPayload } from "../agent/payloads";
 import type { Registry } from "../agent/registry";
 import type { Journal } from "../journal/ports";
-import { claimFork, driveFork, sourceHeader, type ForkResult } from "../fork/fork-run";
-import { MissingModelError } from "../fork/errors";
+import { claimFork, driveFork, forkModel, sourceHeader, type ForkResult } from "../fork/fork-run";
 import { TryError } from "./errors";
 
 export interface TryForkOptions {
@@ -24,10 +23,8 @@ export async function reserveTryFork(store: Journal, tryRunId: string, options: 
   const header = await sourceHeader(store, tryRunId);
   if (!header.tryOf || !header.forkedFrom) throw new TryError(tryRunId, 0, "it is not a playground try");
   const at = header.forkedFrom.at + 1;
-  const known = options.registry.modelEntries().map((entry) => entry.name);
-  if (!known.includes(header.model)) throw new MissingModelError(tryRunId, header.model, known);
+  const { model } = forkModel(tryRunId, header, { at, registry: options.registry });
   if (!options.registry.hasAgent(header.agent)) throw new TryError(tryRunId, at, `its agent "${header.agent}" is not registered, so nothing can drive the fork`);
-  const model = options.registry.model(header.model);
   const { tryOf: _tryOf, ...kept } = header;
   const forkHeader: HeaderPayload = {
     ...kept,

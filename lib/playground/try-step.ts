@@ -11,12 +11,12 @@
  *   it into a live fork.
  */
 import type { AssistantMessage, Message, Usage } from "../agent/messages";
-import { collect, type Model } from "../agent/model";
+import { collect } from "../agent/model";
 import type { HeaderPayload, ModelPayload } from "../agent/payloads";
 import type { Registry } from "../agent/registry";
 import { isForker, type Journal } from "../journal/ports";
 import type { WordPart } from "../inspect/diff-view";
-import { MissingModelError } from "../fork/errors";
+import { forkModel } from "../fork/fork-run";
 import { TryError } from "./errors";
 import { requestAt, type StepRequest } from "./request";
 import { outputDiff, outputText, summarizeTries, type TrySummary } from "./summary";
@@ -83,19 +83,12 @@ function checkedEdits(runId: string, at: number, edits: TryEdits | undefined): T
   return edits ?? {};
 }
 
-function modelFor(runId: string, header: HeaderPayload, options: TryOptions): { model: Model; name: string } {
-  const name = options.model ?? header.model;
-  const known = options.registry.modelEntries().map((entry) => entry.name);
-  if (!known.includes(name)) throw new MissingModelError(runId, name, known);
-  return { model: options.registry.model(name), name };
-}
-
 /** Re-runs the model turn at step `at` of `runId` (see the top of this file). */
 export async function tryStep(store: Journal, runId: string, at: number, options: TryOptions): Promise<StepTries> {
   const times = checkedTimes(runId, at, options.times);
   const edits = checkedEdits(runId, at, options.edits);
   const step = await requestAt(store, runId, at, options.registry);
-  const { model, name } = modelFor(runId, step.header, options);
+  const { model, name } = forkModel(runId, step.header, { at, registry: options.registry, ...(options.model ? { model: options.model } : {}) });
   if (options.journal !== false && !isForker(store)) throw new TryError(runId, at, "this store cannot journal tries (it has no copyForFork); pass journal: false");
   const system = edits.system ?? step.request.system;
   const request = { ...step.request, ...(system ? { system } : { system: undefined }), messages: edits.messages ?? step.request.messages };
