@@ -240,7 +240,7 @@ function ValueRecord({ record }: { record: JournalRecord }) {
   );
 }
 
-/** A signal: a sub-agent started, a question asked, a sleep. */
+/** A signal: a sub-agent started, a question asked, a sleep, documents retrieved. */
 function SignalRecord({ record }: { record: JournalRecord }) {
   const signal = payloadOf<SignalPayload>(record) as Record<string, unknown>;
   return (
@@ -251,7 +251,30 @@ function SignalRecord({ record }: { record: JournalRecord }) {
           Started sub-agent run <Link href={runHref(signal.childRunId)}>{signal.childRunId}</Link> ({String(signal.agent ?? "?")}).
         </p>
       ) : null}
+      {signal.type === "retrieval" ? <RetrievedDocuments signal={signal} /> : null}
       <PayloadViewer value={signal} label="Signal" pointer="" />
+    </>
+  );
+}
+
+/** A retrieval's query and documents, read at a glance: what the agent was given to answer from. */
+function RetrievedDocuments({ signal }: { signal: Record<string, unknown> }) {
+  const documents = Array.isArray(signal.documents)
+    ? signal.documents.filter((document): document is Record<string, unknown> => typeof document === "object" && document !== null)
+    : [];
+  return (
+    <>
+      {typeof signal.query === "string" ? <Facts rows={[["Query", signal.query]]} /> : null}
+      <h3>Documents ({documents.length})</h3>
+      <ol className="retrieved-documents">
+        {documents.map((document, index) => (
+          <li key={index}>
+            <span className="mono">{typeof document.id === "string" ? document.id : `#${index}`}</span>
+            {typeof document.score === "number" ? <span className="muted"> score {document.score}</span> : null}
+            {typeof document.content === "string" ? <div className="message-text">{document.content}</div> : null}
+          </li>
+        ))}
+      </ol>
     </>
   );
 }
