@@ -51,11 +51,20 @@ export interface CliResult {
   ms: number;
 }
 
-/** Runs the CLI (bin/backtrack.mjs) to completion, killed after `killAfterMs` so that a hang fails its test instead of outliving it. */
+/**
+ * The CLI bundled from lib/cli/main.ts by the global setup (scripts/build-test-cli.mjs): the same
+ * code and entry as bin/backtrack.mjs, without tsx compiling it at each start (about 0.5 s a start
+ * against 1.6 s). Tests of the entry itself (tests/hostile/cli-pipe.test.ts, recovery/cli.test.ts…) spawn
+ * bin/backtrack.mjs, so the shipped entry stays tested. With --enable-source-maps a stack names the
+ * source files (lib/…/*.ts), as under tsx.
+ */
+export const TEST_CLI = resolve("node_modules/.cache/backtrack-test-cli/backtrack.mjs");
+
+/** Runs the CLI (TEST_CLI, the bundle of bin/backtrack.mjs's code) to completion, killed after `killAfterMs` so that a hang fails its test instead of outliving it. */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}, killAfterMs = 120_000): Promise<CliResult> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve("bin/backtrack.mjs"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--enable-source-maps", TEST_CLI, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
