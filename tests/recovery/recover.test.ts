@@ -266,17 +266,23 @@ describe.each(STORE_KINDS)("recover and leases: $name", (kind) => {
   });
 
   it("a failed renewal cancels the drive with LeaseLostError, and the cut-off tool gets no result", async () => {
-    // Another process took the run over: renewals fail from now on.
+    // Another process takes the run over once the tool runs: renewals fail from then on. (Failing
+    // them from the start raced the model turn on a loaded machine: the cut came before the attempt.)
+    let toolStarted = false;
     const stolen: Leaser = {
       acquireLease: (runId, holder, ttlMs) => store.acquireLease(runId, holder, ttlMs),
-      renewLease: async () => false,
+      renewLease: async (runId, holder, ttlMs) => !toolStarted && (await store.renewLease(runId, holder, ttlMs)),
       releaseLease: (runId, holder) => store.releaseLease(runId, holder),
     };
     const slow = tool({
       name: "slow",
       description: "Works until cancelled.",
       input: z.object({}),
-      execute: (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          toolStarted = true;
+          ctx.signal.addEventListener("abort", () => reject(new Error("stopped")));
+        }),
     });
     const agent = plannedAgent(store, [slow], [{ name: "slow", args: {} }]);
     const error = await lease(stolen, "lost", (signal) => agent.run("lost", "go", { signal }), { ttlMs: 150 }).catch((caught: unknown) => caught);
