@@ -56,16 +56,18 @@ async function kept<T>(name: string, runId: string, run: RunSummary | undefined,
   return entry.value;
 }
 
-/** The run's waterfall through at least `run.lastSeq`, or undefined for an unknown run (built in the pool, held packed). */
+/** The run's waterfall through at least `run.lastSeq`, or undefined for an unknown run (laid out in the pool from the outline's bar columns; a window's bars are named from the outline). */
 export async function runWaterfall(runId: string, run?: RunSummary): Promise<WaterfallView | undefined> {
-  const packed = await kept("waterfalls", runId, run, (view, table) => projectionPool().run("waterfall", { lists: [...view.entryLists], prices: table.prices }));
-  return packed && waterfallView(packed);
+  return kept("waterfalls", runId, run, async (view, table) => {
+    const layout = await projectionPool().run("waterfall", { bars: [...view.barLists], steps: view.entries.length });
+    return waterfallView(layout, view.entries, table.prices);
+  });
 }
 
 /** What the run's model turns cost, and with which table; undefined for an unknown run. */
 export async function runCostOf(runId: string, run?: RunSummary): Promise<(RunCost & { table: { version: string; source: string; date: string } }) | undefined> {
   return kept("costs", runId, run, async (view, table) => {
-    const cost = await projectionPool().run("cost", { lists: [...view.entryLists], prices: table.prices });
+    const cost = await projectionPool().run("cost", { turns: [...view.turnLists], prices: table.prices });
     return { ...cost, table: { version: table.version, source: table.source, date: table.date } };
   });
 }

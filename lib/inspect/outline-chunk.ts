@@ -10,6 +10,7 @@
  * arrive, and reads only what it had.
  */
 import type { JournalRecord } from "../journal/types";
+import { barColumnsOf, turnColumnsOf, type BarColumns, type TurnColumns } from "./bar-columns";
 import type { FlowNode } from "./flow";
 import { outlineEntry, type OutlineEntry } from "./outline";
 import { PackedItems, packList, type PackedList } from "./packed";
@@ -34,6 +35,9 @@ export interface OutlineChunk {
   conversationSteps: Int32Array;
   toolResultSteps: Int32Array;
   childStarts: Array<[number, string]>;
+  /** The chunk's waterfall bars and model turns, as numbers (the waterfall and cost read these, not `entries`). */
+  bars: BarColumns;
+  turns: TurnColumns;
   /** The totals after the chunk: where the next one starts. */
   totals: StepTotals;
 }
@@ -74,6 +78,8 @@ export function outlineChunk(records: readonly JournalRecord[], totals: StepTota
     conversationSteps: Int32Array.from(out.conversationSteps),
     toolResultSteps: Int32Array.from(out.toolResultSteps),
     childStarts: out.childStarts,
+    bars: barColumnsOf(out.entries),
+    turns: turnColumnsOf(out.entries),
     totals: after,
   };
 }
@@ -85,9 +91,11 @@ const COLUMNS: readonly Column[] = ["nodeAtStep", "inputTokens", "outputTokens",
 export interface ChunkedView extends TimelineView {
   entries: Indexed<OutlineEntry> & { slice(from: number, to: number): OutlineEntry[] };
   nodes: Indexed<FlowNode> & { slice(from: number, to: number): FlowNode[] };
-  /** The packed chunks, for a worker that reads the whole outline (waterfall, aggregate, cost) or every node (the flowchart's text). */
+  /** The packed chunks, for a worker that reads the whole outline (the aggregate) or every node (the flowchart's text). */
   entryLists: readonly PackedList[];
   nodeLists: readonly PackedList[];
+  barLists: readonly BarColumns[];
+  turnLists: readonly TurnColumns[];
 }
 
 /** A run's chunks strung together: appended to as the run is read, read through views. */
@@ -154,6 +162,8 @@ export class ChunkedTimeline {
       completeStep: this.last.completeStep,
       entryLists: chunks.map((chunk) => chunk.entries),
       nodeLists: chunks.map((chunk) => chunk.nodes),
+      barLists: chunks.map((chunk) => chunk.bars),
+      turnLists: chunks.map((chunk) => chunk.turns),
     };
   }
 }

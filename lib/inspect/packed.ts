@@ -21,7 +21,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Shared memory where the runtime has it (Node, worker threads), plain memory otherwise. */
-function memory(bytes: number): ArrayBufferLike {
+export function sharedMemory(bytes: number): ArrayBufferLike {
   return typeof SharedArrayBuffer === "function" ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
 }
 
@@ -31,7 +31,7 @@ export function packList(items: readonly unknown[]): PackedList {
   let capacity = 0;
   for (const text of texts) capacity += text.length * 3 + 1;
   const scratch = new Uint8Array(capacity);
-  const offsets = new Uint32Array(memory(4 * (texts.length + 1)));
+  const offsets = new Uint32Array(sharedMemory(4 * (texts.length + 1)));
   let at = 0;
   for (let index = 0; index < texts.length; index += 1) {
     offsets[index] = at;
@@ -40,7 +40,7 @@ export function packList(items: readonly unknown[]): PackedList {
     at += 1;
   }
   offsets[texts.length] = at;
-  const bytes = new Uint8Array(memory(at));
+  const bytes = new Uint8Array(sharedMemory(at));
   bytes.set(scratch.subarray(0, at));
   return { count: texts.length, bytes, offsets };
 }

@@ -15,7 +15,8 @@ import { packDiff, type PackedDiff } from "../inspect/packed-diff";
 import { PackedItems, packList, type PackedList } from "../inspect/packed";
 import { parseSecretKeys, secretKeyMatcher } from "../inspect/redact";
 import { parseSearchQuery, searchSource, searchText, type SearchResult } from "../inspect/search";
-import { packWaterfall, waterfallOf, type PackedWaterfall } from "../inspect/waterfall";
+import { layoutWaterfall, type WaterfallLayout } from "../inspect/waterfall";
+import { turnsOf, type BarColumns, type TurnColumns } from "../inspect/bar-columns";
 import { AnswerTooLargeError } from "../journal/errors";
 import { parsePage } from "../journal/page";
 import type { FlowNode } from "../inspect/flow";
@@ -60,15 +61,13 @@ export function aggregate({ lists }: { lists: PackedList[] }): AggregateGraph {
   return aggregateOutline(entriesOf(lists));
 }
 
-export function waterfall({ lists, prices }: { lists: PackedList[]; prices: Record<string, ModelPrice> }): PackedWaterfall {
-  return packWaterfall(waterfallOf(entriesOf(lists), prices));
+/** The layout of a run's waterfall from its bar columns (the request thread names a window's bars). */
+export function waterfall({ bars, steps }: { bars: BarColumns[]; steps: number }): WaterfallLayout {
+  return layoutWaterfall(bars, steps);
 }
 
-export function cost({ lists, prices }: { lists: PackedList[]; prices: Record<string, ModelPrice> }): RunCost {
-  return runCost(
-    entriesOf(lists).filter((entry) => entry.kind === "model"),
-    prices,
-  );
+export function cost({ turns, prices }: { turns: TurnColumns[]; prices: Record<string, ModelPrice> }): RunCost {
+  return runCost(turnsOf(turns), prices);
 }
 
 /** A search chunk: the redacted texts of a page of records, with their names and kinds. */

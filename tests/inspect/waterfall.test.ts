@@ -1,7 +1,10 @@
 /** The waterfall: bars from the outline's times, lanes for parallel calls, the critical path, windows. */
 import { describe, expect, it } from "vitest";
 import { outline, wireEntry } from "@/lib/inspect/outline";
-import { barIndexAt, waterfallOf, waterfallWindow } from "@/lib/inspect/waterfall";
+import { barIndexAt, layoutWaterfall, waterfallOf, waterfallView, waterfallWindow } from "@/lib/inspect/waterfall";
+import { turnsOf } from "@/lib/inspect/bar-columns";
+import { ChunkedTimeline, outlineChunk } from "@/lib/inspect/outline-chunk";
+import { runCost } from "@/lib/agent/pricing";
 import type { JournalRecord } from "@/lib/journal/types";
 
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
@@ -118,5 +121,29 @@ describe("the outline's times", () => {
     expect(wire).not.toHaveProperty("model");
     expect(wire).not.toHaveProperty("timed");
     expect(wire).toMatchObject({ seq: 0, kind: "model", inputTokens: 1_000_000 });
+  });
+});
+
+describe("a waterfall from chunks (the server's path)", () => {
+  // Parallel tool calls that straddle the chunks' edges, old untimed records and a priced model.
+  const run = records(
+    Array.from({ length: 90 }, (_, index) =>
+      index % 3 === 0 ? model(`turn:${index}`, index * 10, 10, { model: index % 2 === 0 ? "m" : "other" }) : result(`c${index}`, index * 10 - 5, index % 5 === 0 ? 40 : 10),
+    ),
+  );
+
+  it("lays out and names the same bars as waterfallOf, and prices the same turns", () => {
+    const prices = { m: { input: 2, output: 1 } };
+    const timeline = new ChunkedTimeline();
+    for (let from = 0; from < run.length; from += 7) expect(timeline.append(outlineChunk(run.slice(from, from + 7), timeline.totals))).toBe(true);
+    const view = timeline.view();
+    const pooled = waterfallView(layoutWaterfall(view.barLists, view.entries.length), view.entries, prices);
+    const whole = waterfallOf(outline(run), prices);
+    expect(whole.lanes).toBeGreaterThan(1);
+    expect(pooled.bars.slice(0, pooled.bars.length)).toEqual(whole.bars);
+    expect({ ...pooled, bars: undefined }).toEqual({ ...whole, bars: undefined });
+    const turns = outline(run).filter((entry) => entry.kind === "model");
+    expect(runCost(turnsOf(view.turnLists), prices)).toEqual(runCost(turns, prices));
+    expect(runCost(turnsOf(view.turnLists), prices).unpricedTurns).toBe(15);
   });
 });
