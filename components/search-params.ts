@@ -1,6 +1,6 @@
 /**
  * The URL state of the pages (nuqs parsers, shared by server pages and client components):
- * a link reproduces the view. /runs?status=&agent=&q=&forkOf=  and  /runs/{id}?at=N&q=&view=&show=&tab=waterfall
+ * a link reproduces the view. /runs?status=&agent=&q=&forkOf=&sort=cost&order=asc  and  /runs/{id}?at=N&q=&view=&show=&tab=waterfall
  */
 import { createLoader, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RUN_STATUSES } from "@/lib/journal/types";
@@ -26,5 +26,8 @@ export const runsParams = {
   q: parseAsString,
   /** Only the forks of this run. */
   forkOf: parseAsString,
+  /** Absent: newest first. `cost`: by cost, `order` desc (absent) or asc, unknown costs last. */
+  sort: parseAsStringLiteral(["cost"] as const),
+  order: parseAsStringLiteral(["asc", "desc"] as const),
 };
 export const loadRunsParams = createLoader(runsParams);

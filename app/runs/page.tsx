@@ -6,13 +6,14 @@ import { pageFilters } from "@/app/_server/page-params";
 import { pageStore } from "@/app/_server/page-store";
 import { redacted } from "@/app/_server/redaction";
 import { replayModels } from "@/app/_server/registry";
+import { serverRuns } from "@/app/_server/runs-list";
 import { DatabaseProblemView } from "@/components/database-problem";
 import { RUNS_PAGE } from "@/components/page-sizes";
 import { RunsList } from "@/components/runs/runs-list";
 import { loadRunsParams } from "@/components/search-params";
 import { agentNames } from "@/lib/store/agents";
 
-export const metadata: Metadata = previewMetadata({ title: "Runs · Backtrack", description: "Every agent run in the journal: status, records, model turns and tokens." });
+export const metadata: Metadata = previewMetadata({ title: "Runs · Backtrack", description: "Every agent run in the journal: status, records, model turns, tokens and cost." });
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
@@ -20,7 +21,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const { store, problem } = await pageStore();
   if (problem) return <DatabaseProblemView problem={problem} />;
   const [page, agents] = await Promise.all([
-    store.runs({ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, forkOf: filters.forkOf ?? undefined, limit: RUNS_PAGE }),
+    serverRuns(store, {
+      ...{ status: filters.status ?? undefined, agent: filters.agent ?? undefined, search: filters.q ?? undefined, forkOf: filters.forkOf ?? undefined },
+      ...{ sort: filters.sort ?? undefined, order: filters.sort ? (filters.order ?? undefined) : undefined, limit: RUNS_PAGE },
+    }),
     agentNames(store.client),
   ]);
   // Bulk actions write (pins, replays): absent on a read-only server, which refuses them anyway.

@@ -8,6 +8,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { formatUsd } from "@/lib/agent/pricing";
 import { formatCount, formatDuration, formatTime, runDurationMs, statusText } from "@/lib/inspect/view";
 import { RUN_STATUSES, type RunPage, type RunStatus, type RunSummary } from "@/lib/journal/types";
 import { runHref } from "../links";
@@ -57,6 +58,9 @@ function Row({ run, picking }: { run: RunSummary; picking: Picking | null }) {
       <td className="number">{formatCount(run.modelTurns)}</td>
       <td className="number" title={`${run.inputTokens} in, ${run.outputTokens} out`}>
         {formatCount(run.inputTokens + run.outputTokens)}
+      </td>
+      <td className="number" data-testid="run-cost" title={run.costUsd === null ? "unknown: a model turn has no price" : "at the server's prices"}>
+        {formatUsd(run.costUsd)}
       </td>
       <td className="muted">{formatTime(run.startedAt)}</td>
       <td className="number">{formatDuration(runDurationMs(run))}</td>
@@ -113,9 +117,25 @@ function RunFilters({ agents, liveState, state }: { agents: string[]; liveState:
 }
 
 type RunPages = ReturnType<typeof useRunPages>["runs"];
+type FilterState = ReturnType<typeof useRunFilters>;
+
+/** The Cost header sorts: by cost, dearest first; again, cheapest first; again, newest first. Unknown costs stay last. */
+function CostHeader({ state }: { state: FilterState }) {
+  const { filters, setFilters } = state;
+  const sorted = filters.sort === "cost" ? (filters.order ?? "desc") : null;
+  const next = sorted === null ? { sort: "cost" as const, order: null } : sorted === "desc" ? { sort: "cost" as const, order: "asc" as const } : { sort: null, order: null };
+  const label = sorted === null ? "Cost: sort dearest first" : sorted === "desc" ? "Cost: sort cheapest first" : "Cost: sort newest first";
+  return (
+    <th className="number" aria-sort={sorted === null ? "none" : sorted === "asc" ? "ascending" : "descending"}>
+      <button type="button" className="sort-header" title={label} aria-label={label} onClick={() => void setFilters(next)}>
+        Cost{sorted === "desc" ? " ↓" : sorted === "asc" ? " ↑" : ""}
+      </button>
+    </th>
+  );
+}
 
 /** The rows, virtualised: only those in view are in the document; the next page loads near the end. */
-function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages; picking: Picking | null }) {
+function RunsTable({ rows, runs, picking, state }: { rows: RunSummary[]; runs: RunPages; picking: Picking | null; state: FilterState }) {
   const scroller = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
@@ -133,13 +153,14 @@ function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages
       <table className="runs">
         <colgroup>
           {picking ? <col style={{ width: "3%" }} /> : null}
-          <col style={{ width: "22%" }} />
+          <col style={{ width: "20%" }} />
           <col style={{ width: "10%" }} />
-          <col style={{ width: "13%" }} />
+          <col style={{ width: "12%" }} />
+          <col style={{ width: "7%" }} />
           <col style={{ width: "8%" }} />
-          <col style={{ width: "9%" }} />
-          <col style={{ width: "9%" }} />
-          <col style={{ width: "18%" }} />
+          <col style={{ width: "8%" }} />
+          <col style={{ width: "8%" }} />
+          <col style={{ width: "16%" }} />
           <col style={{ width: "11%" }} />
         </colgroup>
         <thead>
@@ -151,6 +172,7 @@ function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages
             <th className="number">Records</th>
             <th className="number">Model turns</th>
             <th className="number">Tokens</th>
+            <CostHeader state={state} />
             <th>Started</th>
             <th className="number">Duration</th>
           </tr>
@@ -158,7 +180,7 @@ function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages
         <tbody>
           {before > 0 ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={picking ? 9 : 8} style={{ height: before }} />
+              <td colSpan={picking ? 10 : 9} style={{ height: before }} />
             </tr>
           ) : null}
           {items.map((item) => (
@@ -168,7 +190,7 @@ function RunsTable({ rows, runs, picking }: { rows: RunSummary[]; runs: RunPages
           ))}
           {after > 0 ? (
             <tr className="spacer" aria-hidden="true">
-              <td colSpan={picking ? 9 : 8} style={{ height: after }} />
+              <td colSpan={picking ? 10 : 9} style={{ height: after }} />
             </tr>
           ) : null}
         </tbody>
@@ -212,7 +234,7 @@ export function RunsList({ initial, agents, database, models }: RunsListProps) {
           <EmptyState database={database} />
         )
       ) : (
-        <RunsTable rows={rows} runs={runs} picking={picking} />
+        <RunsTable rows={rows} runs={runs} picking={picking} state={filterState} />
       )}
       <div className="list-footer">
         <span className="muted">

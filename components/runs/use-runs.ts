@@ -21,6 +21,9 @@ export interface Filters {
   agent: string | null;
   q: string | null;
   forkOf: string | null;
+  /** The order, not a filter: "Clear filters" keeps it. */
+  sort: "cost" | null;
+  order: "asc" | "desc" | null;
 }
 
 function query(filters: Filters, cursor: string | null): string {
@@ -29,6 +32,8 @@ function query(filters: Filters, cursor: string | null): string {
   if (filters.agent) params.set("agent", filters.agent);
   if (filters.q) params.set("search", filters.q);
   if (filters.forkOf) params.set("forkOf", filters.forkOf);
+  if (filters.sort) params.set("sort", filters.sort);
+  if (filters.sort && filters.order) params.set("order", filters.order);
   if (cursor) params.set("cursor", cursor);
   return `/api/runs?${params}`;
 }
@@ -41,7 +46,7 @@ async function fetchPage(filters: Filters, cursor: string | null): Promise<RunPa
 }
 
 function same(a: Filters, b: Filters): boolean {
-  return a.status === b.status && a.agent === b.agent && a.q === b.q && a.forkOf === b.forkOf;
+  return a.status === b.status && a.agent === b.agent && a.q === b.q && a.forkOf === b.forkOf && a.sort === b.sort && a.order === b.order;
 }
 
 /** Calls `work` at most once per `ms`, the last call always honoured. */
@@ -95,7 +100,7 @@ export function useRunPages(filters: Filters, initial: { filters: Filters; page:
   const { connected, state: liveState } = useLiveChanges("/api/stream", refresh);
 
   const runs = useInfiniteQuery({
-    queryKey: ["runs", filters.status, filters.agent, filters.q, filters.forkOf],
+    queryKey: ["runs", filters.status, filters.agent, filters.q, filters.forkOf, filters.sort, filters.order],
     queryFn: ({ pageParam }) => fetchPage(filters, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

@@ -39,9 +39,13 @@ function build(): Record<string, ModelPrice> {
 }
 
 let catalog: PriceTable | undefined;
+/** The last table built with overrides: the same overrides give the same object (runPricing keeps its fingerprint per table). */
+let last: { key: string; table: PriceTable } | undefined;
 
 /** The kept table, with `overrides` (backtrack.config.ts `pricing`, the registry's prices) on top. */
 export function priceTable(overrides: Record<string, ModelPrice> = {}): PriceTable {
   catalog ??= { ...PRICE_CATALOG, prices: build() };
-  return withOverrides(catalog, overrides);
+  const key = JSON.stringify(overrides);
+  if (last?.key !== key) last = { key, table: withOverrides(catalog, overrides) };
+  return last.table;
 }

@@ -4,6 +4,7 @@
  * import it. Invariants: a model with no price has no cost — `null`, shown "—", never $0; a run's
  * cost is known only when every model turn in it is priced.
  */
+import type { ModelUsage, RunPricing } from "../journal/ports";
 /** What a model's tokens cost, in US dollars per million tokens (the unit price lists use). */
 export interface ModelPrice {
   input: number;
@@ -113,4 +114,42 @@ export function runCost(turns: Iterable<PricedTurn>, prices: Record<string, Mode
     else pricedUsd += row.costUsd;
   }
   return { costUsd: unpricedTurns > 0 ? null : pricedUsd, pricedUsd, unpricedTurns, byModel: [...byModel.values()] };
+}
+
+/** What `usage` costs at `prices` (as runCost would price the same turns): null when a model has no price. */
+export function usageCost(usage: readonly ModelUsage[], prices: Record<string, ModelPrice>): number | null {
+  let total = 0;
+  for (const part of usage) {
+    if (part.turns === 0) continue;
+    const cost = costOf(part.model ? priceOf(prices, part.model) : undefined, part);
+    if (cost === null) return null;
+    total += cost;
+  }
+  return total;
+}
+
+/** FNV-1a of `text`, in hex: a table's fingerprint, the same in the browser and in Node. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+const pricings = new WeakMap<PriceTable, RunPricing>();
+
+/**
+ * The pricing a store keeps runs' costs with (Pricer), from a price table. Its version names the
+ * prices themselves, not only the table's name ("+config" whatever the overrides), so that a
+ * changed price reprices the runs. Built once per table.
+ */
+export function runPricing(table: PriceTable): RunPricing {
+  let pricing = pricings.get(table);
+  if (!pricing) {
+    const entries = Object.keys(table.prices)
+      .sort()
+      .map((key) => [key, table.prices[key]!.input, table.prices[key]!.output]);
+    pricing = { version: `${table.version}#${fingerprint(JSON.stringify(entries))}`, cost: (usage) => usageCost(usage, table.prices) };
+    pricings.set(table, pricing);
+  }
+  return pricing;
 }

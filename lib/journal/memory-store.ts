@@ -15,6 +15,9 @@ import type {
   ImportedRun,
   Leaser,
   Lister,
+  PriceRunsOptions,
+  Pricer,
+  RunPricing,
   StagedRecord,
   StagedTrace,
   TraceRunState,
@@ -25,16 +28,15 @@ import type {
 } from "./ports";
 import { RUN_START } from "./names";
 import { forkRunId, renamedPayload, startedSubAgents } from "./fork-copy";
+import { costOrdered, encodeCostCursor, priceMemRuns, type PricedRun } from "./mem-costs";
 import { summaryDelta } from "./summary";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 
-interface MemRun {
-  summary: RunSummary;
-  records: JournalRecord[];
+interface MemRun extends PricedRun {
   byName: Map<string, JournalRecord>;
 }
 
-export class MemStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker {
+export class MemStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker, Pricer {
   private readonly data = new Map<string, MemRun>();
   private readonly traces = new Map<string, StagedTrace>();
   private readonly leases = new MemLeases();
@@ -57,7 +59,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     const now = this.now();
     let run = this.data.get(record.runId);
     if (!run) {
-      run = { summary: { ...emptySummary(record.runId, now), origin: summaryDelta(record).origin }, records: [], byName: new Map() };
+      run = { summary: { ...emptySummary(record.runId, now), origin: summaryDelta(record).origin }, records: [], byName: new Map(), costTable: null };
       this.data.set(record.runId, run);
     }
     const stored: JournalRecord = {
@@ -81,6 +83,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     summary.toolCalls += delta.toolCalls;
     summary.inputTokens += delta.inputTokens;
     summary.outputTokens += delta.outputTokens;
+    summary.costPending ||= delta.modelTurns > 0;
     summary.status = delta.status;
     summary.pause = null;
     summary.error = null;
@@ -111,9 +114,8 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
 
   async runs(query: RunQuery = {}): Promise<RunPage> {
     const limit = pageSize(query.limit ?? DEFAULT_PAGE_SIZE);
-    const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     const search = query.search?.toLowerCase();
-    const matching = [...this.data.values()]
+    const filtered = [...this.data.values()]
       .map((run) => run.summary)
       .filter(
         (run) =>
@@ -121,16 +123,22 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
           (query.agent === undefined || run.agent === query.agent) &&
           (query.parentRunId === undefined || run.parentRunId === query.parentRunId) &&
           (query.forkOf === undefined || run.forkedFrom?.runId === query.forkOf) &&
-          (search === undefined || run.runId.toLowerCase().includes(search) || (run.inputText ?? "").toLowerCase().includes(search)) &&
-          (after === undefined || run.startedAt < after.startedAt || (run.startedAt === after.startedAt && run.runId < after.runId)),
-      )
-      .sort((a, b) => (a.startedAt === b.startedAt ? cmp(b.runId, a.runId) : cmp(b.startedAt, a.startedAt)));
+          (search === undefined || run.runId.toLowerCase().includes(search) || (run.inputText ?? "").toLowerCase().includes(search)),
+      );
+    const byCost = query.sort === "cost";
+    const order = query.order ?? "desc";
+    const matching = byCost ? costOrdered(filtered, order, query.cursor) : newestFirst(filtered, query.cursor);
     const page = matching.slice(0, limit);
     const last = page.at(-1);
+    const more = matching.length > limit && last;
     return {
       runs: structuredClone(page),
-      nextCursor: matching.length > limit && last ? encodeCursor(last) : null,
+      nextCursor: more ? (byCost ? encodeCostCursor(last, order) : encodeCursor(last)) : null,
     };
+  }
+
+  async priceRuns(pricing: RunPricing, options: PriceRunsOptions = {}): Promise<{ priced: number; more: boolean }> {
+    return priceMemRuns(this.data.values(), pricing, options);
   }
 
   protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
@@ -196,7 +204,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
         ...{ agent, parentRunId, inputText, status, modelTurns, toolCalls, inputTokens, outputTokens, origin: "import" },
         ...{ recordCount: run.records, lastSeq: run.records - 1, completedAt: run.completed ? now : null },
       };
-      this.data.set(run.runId, { summary, records: [], byName: new Map() });
+      this.data.set(run.runId, { summary, records: [], byName: new Map(), costTable: null });
     }
     for (const record of staged) {
       const run = this.data.get(record.runId);
@@ -238,7 +246,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     let run = this.data.get(write.runId);
     if (!run) {
       const summary = { ...emptySummary(write.runId, write.startedAt), agent: write.agent, parentRunId: write.parentRunId, inputText: write.inputText, origin: "otel" as const };
-      run = { summary, records: [], byName: new Map() };
+      run = { summary, records: [], byName: new Map(), costTable: null };
       this.data.set(write.runId, run);
     }
     for (const record of write.records) {
@@ -260,6 +268,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     summary.toolCalls += write.toolCalls;
     summary.inputTokens += write.inputTokens;
     summary.outputTokens += write.outputTokens;
+    summary.costPending ||= write.modelTurns > 0;
     summary.status = write.status;
     summary.error = write.error;
     summary.updatedAt = now;
@@ -294,7 +303,7 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
     }
     summary.recordCount = records.length;
     summary.lastSeq = records.length - 1;
-    this.data.set(copy.newRunId, { summary, records, byName: new Map(records.map((record) => [record.name, record])) });
+    this.data.set(copy.newRunId, { summary, records, byName: new Map(records.map((record) => [record.name, record])), costTable: null });
     const children = this.copySubAgents(startedSubAgents(source.records.slice(1, copy.at)), rename);
     this.forgetRuns([copy.newRunId, ...children]);
     this.notify({ runId: copy.newRunId, seq: summary.lastSeq, kind: "fork", status: summary.status });
@@ -322,8 +331,10 @@ export class MemStore extends JournalBase implements Lister, Leaser, TraceStagin
         parentRunId: summary.parentRunId === null ? null : rename(summary.parentRunId),
         origin: "fork",
         forkedFrom: null,
+        costUsd: null,
+        costPending: true,
       };
-      this.data.set(copiedSummary.runId, { summary: copiedSummary, records, byName: new Map(records.map((record) => [record.name, record])) });
+      this.data.set(copiedSummary.runId, { summary: copiedSummary, records, byName: new Map(records.map((record) => [record.name, record])), costTable: null });
       copiedIds.push(copiedSummary.runId);
       named.push(...startedSubAgents(child.records));
     }
@@ -367,6 +378,13 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function newestFirst(runs: RunSummary[], cursor: string | undefined): RunSummary[] {
+  const after = cursor ? decodeCursor(cursor) : undefined;
+  return runs
+    .filter((run) => after === undefined || run.startedAt < after.startedAt || (run.startedAt === after.startedAt && run.runId < after.runId))
+    .sort((a, b) => (a.startedAt === b.startedAt ? cmp(b.runId, a.runId) : cmp(b.startedAt, a.startedAt)));
+}
+
 function emptySummary(runId: string, now: string): RunSummary {
   return {
     runId,
@@ -384,6 +402,8 @@ function emptySummary(runId: string, now: string): RunSummary {
     toolCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
+    costUsd: null,
+    costPending: true,
     startedAt: now,
     updatedAt: now,
     completedAt: null,

@@ -307,3 +307,42 @@ export interface Forker {
 export function isForker(store: unknown): store is Forker {
   return typeof (store as Partial<Forker> | null)?.copyForFork === "function";
 }
+
+/** One model's share of some model turns, as pricing reads them; `model` null when a turn names none. */
+export interface ModelUsage {
+  model: string | null;
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * How runs are priced: the price table's version, and what some turns cost (null when any is
+ * unpriced). Built from a PriceTable by lib/agent/pricing.ts runPricing; the store never prices.
+ */
+export interface RunPricing {
+  version: string;
+  cost(usage: readonly ModelUsage[]): number | null;
+}
+
+export interface PriceRunsOptions {
+  /** Only these runs (those due among them); else the due runs in run id order. */
+  runIds?: readonly string[];
+  /** Most runs to price in this call. */
+  limit?: number;
+}
+
+/**
+ * Optional capability: keep runs' costs (RunSummary.costUsd) for sorting. `priceRuns` prices runs
+ * that are due (a model turn came after their price, or never priced, or priced under another
+ * table version) from their model records, reading only records after the last priced one when
+ * the version is the same. `more` says due runs are left beyond `limit`.
+ * Invariant: a run whose model turns change during a call stays due, so no turn is missed.
+ */
+export interface Pricer {
+  priceRuns(pricing: RunPricing, options?: PriceRunsOptions): Promise<{ priced: number; more: boolean }>;
+}
+
+export function isPricer(store: unknown): store is Pricer {
+  return typeof (store as Partial<Pricer> | null)?.priceRuns === "function";
+}

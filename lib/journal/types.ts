@@ -102,10 +102,20 @@ export interface RunSummary {
   toolCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** What its model turns cost in US dollars, as last priced (lib/journal/pricing.ts); null when
+   * a turn has no price or it was never priced. */
+  costUsd: number | null;
+  /** A model turn came after that price, or the run was never priced: costUsd may be behind. */
+  costPending: boolean;
   startedAt: string;
   updatedAt: string;
   completedAt: string | null;
 }
+
+/** The runs list's orders: newest first (the default), or by cost with unknown costs last both ways. */
+export const RUN_SORTS = ["started", "cost"] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+export type SortOrder = "asc" | "desc";
 
 export interface RunQuery {
   status?: RunStatus;
@@ -116,8 +126,11 @@ export interface RunQuery {
   /** Only the forks of this run. */
   forkOf?: string;
   limit?: number;
-  /** Opaque keyset cursor from a previous page's `nextCursor`. */
+  /** Opaque keyset cursor from a previous page's `nextCursor` (of the same sort and order). */
   cursor?: string;
+  /** "started" (the default) is always newest first; "cost" follows `order` (default desc). */
+  sort?: RunSort;
+  order?: SortOrder;
 }
 
 export interface RunPage {

@@ -16,7 +16,8 @@
  * - statements that may write the summary say whether they did (`summarized`); for a second after
  *   that, the caller may append a record that changes nothing in it with APPEND_INSERT_AT_SQL, a
  *   bare INSERT, since the summary condition would be false anyway (unless another process set
- *   the run's status meanwhile: the next write due within the second puts it right).
+ *   the run's status meanwhile: the next write due within the second puts it right);
+ * - a model record marks the run's cost due (lib/store/cost-sql.ts) in the statement that counts it.
  *
  * Parameters: $1 run id, $2 name, $3 kind, $4 payload text, $5 agent, $6 parent run id, $7 input
  * text, $8 model turns, $9 tool calls, $10 input tokens, $11 output tokens, $12 status after the
@@ -45,6 +46,7 @@ const SUMMARY = `
     tool_calls = r.tool_calls + $9::int,
     input_tokens = r.input_tokens + $10::int,
     output_tokens = r.output_tokens + $11::int,
+    cost_due = r.cost_due OR $8::int > 0,
     status = $12::text,
     pause = NULL,
     error = NULL,

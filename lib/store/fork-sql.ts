@@ -16,11 +16,10 @@
 import type { ForkCopy } from "../journal/ports";
 import { summaryDelta } from "../journal/summary";
 import { JOURNAL_CHANNEL } from "./append-sql";
+import { tokenCount } from "./rows";
 import type { SqlClient } from "./sql-client";
 
-// A token count as summary.ts reads it: a finite number, rounded, never negative; else 0.
-const tokens = (field: string) =>
-  `CASE WHEN kind = 'model' AND json_typeof(payload->'usage'->'${field}') = 'number' THEN greatest(0, round((payload->'usage'->>'${field}')::numeric)) ELSE 0 END`;
+const tokens = tokenCount;
 
 /** A run id as the fork renames it (fork-copy.ts forkRunId): the source's prefix swapped for the fork's. */
 const renamed = (id: string) =>

@@ -56,6 +56,7 @@ WITH traces_in AS (
 ), updated AS (
   UPDATE runs r SET model_turns = r.model_turns + i.model_turns, tool_calls = r.tool_calls + i.tool_calls,
     input_tokens = r.input_tokens + i.input_tokens, output_tokens = r.output_tokens + i.output_tokens,
+    cost_due = r.cost_due OR i.model_turns > 0,
     status = i.status, error = i.error, pause = NULL, updated_at = now(),
     completed_at = CASE WHEN i.completed THEN COALESCE(r.completed_at, now()) ELSE r.completed_at END
   FROM runs_in i WHERE r.run_id = i.run_id AND NOT i."create" AND r.origin = 'otel' RETURNING 1

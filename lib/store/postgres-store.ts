@@ -29,7 +29,10 @@ import type {
   ImportBatch,
   Leaser,
   Lister,
+  PriceRunsOptions,
+  Pricer,
   RunContents,
+  RunPricing,
   RunReader,
   StagedTrace,
   TraceRunState,
@@ -38,6 +41,7 @@ import type {
   UnfinishedQuery,
   UnfinishedRun,
 } from "../journal/ports";
+import { costRanges, encodeCostCursor, priceDueRuns } from "./cost-sql";
 import { copyForFork } from "./fork-sql";
 import * as importing from "./import-sql";
 import * as staging from "./otel-sql";
@@ -77,13 +81,15 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker, RunReader {
+export class PostgresStore extends JournalBase implements Lister, Leaser, TraceStaging, Forker, RunReader, Pricer {
   readonly db: Database;
   private readonly notes: NotificationBatcher;
   /** runId → when this process last wrote the run's summary row with status running (ms, this clock). */
   private readonly summarizedAt = new Map<string, number>();
 
   private summaryOfRunQuery: ReturnType<PostgresStore["preparedSummaryOfRun"]> | undefined;
+  /** Table versions this store has marked other versions' prices due for (cost-sql.ts). */
+  private readonly pricedVersions = new Set<string>();
 
   constructor(
     readonly client: SqlClient,
@@ -222,10 +228,39 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
 
   async runs(query: RunQuery = {}): Promise<RunPage> {
     const limit = pageSize(query.limit);
+    if (query.sort === "cost") return this.runsByCost(query, limit);
     const rows = await this.runsQuery(query, limit + 1);
     const page = rows.slice(0, limit).map(toSummary);
     const last = page.at(-1);
     return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  /** The cost sort: the priced runs' range, then the unknown costs' while the page has room. */
+  private async runsByCost(query: RunQuery, limit: number): Promise<RunPage> {
+    const order = query.order ?? "desc";
+    const rows: Awaited<ReturnType<PostgresStore["runsQuery"]>> = [];
+    for (const range of costRanges(order, query.cursor)) {
+      if (rows.length > limit) break;
+      rows.push(...(await this.costRunsQuery(query, range, limit + 1 - rows.length)));
+    }
+    const page = rows.slice(0, limit).map(toSummary);
+    const last = page.at(-1);
+    return { runs: page, nextCursor: rows.length > limit && last ? encodeCostCursor(last, order) : null };
+  }
+
+  /** One range of the cost sort (exposed so that tests can check its plan). */
+  costRunsQuery(query: RunQuery, range: { where: SQL; orderBy: SQL[] }, limit: number) {
+    return this.summaries()
+      .where(and(...this.runFilters(query), range.where))
+      .orderBy(...range.orderBy)
+      .limit(limit);
+  }
+
+  async priceRuns(pricing: RunPricing, options: PriceRunsOptions = {}): Promise<{ priced: number; more: boolean }> {
+    const reset = !this.pricedVersions.has(pricing.version);
+    const outcome = await priceDueRuns(this.client, pricing, options, reset);
+    this.pricedVersions.add(pricing.version);
+    return outcome;
   }
 
   /** Summary rows of the named runs, found through the primary key (exposed so that tests can
@@ -236,6 +271,21 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
 
   /** The runs list's statement (exposed so that tests can check its plan). */
   runsQuery(query: RunQuery, limit: number) {
+    const conditions = this.runFilters(query);
+    if (query.cursor) {
+      const after = decodeCursor(query.cursor);
+      conditions.push(sql`(${runs.startedAt}, ${runs.runId}) < (${after.startedAt}::timestamptz, ${after.runId}::text)`);
+    }
+    // "DESC NULLS LAST", as the indexes are built (drizzle's .desc()): a plain DESC means NULLS FIRST,
+    // which no index matches, and the list then sorts every run (both columns are NOT NULL anyway).
+    return this.summaries()
+      .where(and(...conditions))
+      .orderBy(sql`${runs.startedAt} DESC NULLS LAST`, sql`${runs.runId} DESC NULLS LAST`)
+      .limit(limit);
+  }
+
+  /** The runs list's filters, shared by both sorts. */
+  private runFilters(query: RunQuery): SQL[] {
     const conditions: SQL[] = [];
     if (query.status) conditions.push(eq(runs.status, query.status));
     if (query.agent) conditions.push(eq(runs.agent, query.agent));
@@ -249,16 +299,7 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
       const match = or(ilike(sql`lower(${runs.runId})`, pattern), ilike(runs.inputText, pattern));
       if (match) conditions.push(match);
     }
-    if (query.cursor) {
-      const after = decodeCursor(query.cursor);
-      conditions.push(sql`(${runs.startedAt}, ${runs.runId}) < (${after.startedAt}::timestamptz, ${after.runId}::text)`);
-    }
-    // "DESC NULLS LAST", as the indexes are built (drizzle's .desc()): a plain DESC means NULLS FIRST,
-    // which no index matches, and the list then sorts every run (both columns are NOT NULL anyway).
-    return this.summaries()
-      .where(and(...conditions))
-      .orderBy(sql`${runs.startedAt} DESC NULLS LAST`, sql`${runs.runId} DESC NULLS LAST`)
-      .limit(limit);
+    return conditions;
   }
 
   /** Summary rows with each run's last record (its length and last activity): one backward probe
@@ -422,6 +463,8 @@ function toSummary({ run: row, lastSeq, lastAt }: { run: typeof runs.$inferSelec
     toolCalls: row.toolCalls,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
+    costUsd: row.costUsd,
+    costPending: row.costDue,
     startedAt: iso(row.startedAt),
     updatedAt: iso(updatedAt),
     completedAt: row.completedAt ? iso(row.completedAt) : null,

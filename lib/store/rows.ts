@@ -21,3 +21,8 @@ export function iso(value: Date | string | null): string | null {
   if (value === null) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/** A model record's token count in SQL, as summary.ts reads it: a finite number, rounded, never negative; else 0. */
+export function tokenCount(field: "inputTokens" | "outputTokens"): string {
+  return `CASE WHEN kind = 'model' AND json_typeof(payload->'usage'->'${field}') = 'number' THEN greatest(0, round((payload->'usage'->>'${field}')::numeric)) ELSE 0 END`;
+}

@@ -66,6 +66,30 @@ describe("backtrack CLI", () => {
     expect(text.stdout).toMatch(/^cost \$0\.\d+ \(demo\/v1 \$0\.\d+\), prices @tokenlens\/models@1\.3\.0\+config$/m);
   });
 
+  it("lists runs by cost, as show prices them, dearest or cheapest first with unknown costs last", async () => {
+    const listed = async (...args: string[]) => {
+      const result = await runMain(["runs", "--json", "--sort", "cost", ...args, "--db", embedded]);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { runs: Array<{ runId: string; costUsd: number | null }> }).runs;
+    };
+    const desc = await listed();
+    const asc = await listed("--order", "asc");
+    const known = (runs: typeof desc) => runs.filter((run) => run.costUsd !== null).map((run) => run.costUsd!);
+    expect(known(desc)).toEqual([...known(desc)].sort((a, b) => b - a));
+    expect(known(asc)).toEqual([...known(asc)].sort((a, b) => a - b));
+    for (const runs of [desc, asc]) expect(runs.findIndex((run) => run.costUsd === null)).not.toBe(0);
+    expect(desc.slice(known(desc).length).every((run) => run.costUsd === null)).toBe(true);
+    const show = JSON.parse((await runMain(["show", "order-123", "--json", "--db", embedded])).stdout) as { costUsd: number };
+    expect(desc.find((run) => run.runId === "order-123")?.costUsd).toBeCloseTo(show.costUsd, 12);
+    const text = await runMain(["runs", "--sort", "cost", "--limit", "2", "--db", embedded]);
+    expect(text.stdout).toMatch(/^RUN +AGENT +STATUS +RECORDS +TURNS +TOKENS +COST +STARTED$/m);
+    expect(text.stdout).toMatch(/more: backtrack runs --sort cost --order desc --cursor \S+/);
+    const order = await runMain(["runs", "--order", "asc", "--db", embedded]);
+    expect([order.code, order.stderr]).toEqual([2, expect.stringContaining("--order applies to --sort cost")]);
+    const sort = await runMain(["runs", "--sort", "price", "--db", embedded]);
+    expect([sort.code, sort.stderr]).toEqual([2, expect.stringContaining('unknown sort "price"')]);
+  });
+
   it("exits 2 with a clear message for an unknown run, bad usage and a bad database URL", async () => {
     const unknown = await runMain(["show", "no-such-run", "--db", embedded]);
     expect(unknown.code).toBe(2);

@@ -88,6 +88,8 @@ describe("run, recovery and session previews", () => {
     recordCount: 5,
     lastSeq: 4,
     modelTurns: 1,
+    costUsd: null,
+    costPending: false,
     toolCalls: 1,
     inputTokens: 1200,
     outputTokens: 34,

@@ -1,6 +1,6 @@
 /** The journal's tables: runs (one summary row per run) and records. */
 import { sql } from "drizzle-orm";
-import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, unique } from "drizzle-orm/pg-core";
 
 /**
  * One row per run, so that lists never scan records: what lists filter, sort and show (see
@@ -31,6 +31,13 @@ export const runs = pgTable(
     /** A fork's source run and the seq it was forked at (lib/fork): its records before it are copies. */
     forkedFrom: text("forked_from"),
     forkedAt: integer("forked_at"),
+    /** The run's cost as priced in the process (drizzle/0017, lib/store/cost-sql.ts): the model
+     * records up to priced_seq under the table cost_table; NULL when a turn has no price. */
+    costUsd: doublePrecision("cost_usd"),
+    costTable: text("cost_table"),
+    pricedSeq: integer("priced_seq").notNull().default(-1),
+    /** A model turn came after the price, or the run was never priced: set by every writer. */
+    costDue: boolean("cost_due").notNull().default(true),
   },
   (table) => [
     // Keyset pagination of the runs list, newest first, optionally narrowed by status or agent.
@@ -38,6 +45,11 @@ export const runs = pgTable(
     index("runs_status_started_idx").on(table.status, table.startedAt.desc(), table.runId.desc()),
     index("runs_agent_started_idx").on(table.agent, table.startedAt.desc(), table.runId.desc()),
     index("runs_parent_idx").on(table.parentRunId),
+    // Sorting by cost (unknown, NULL, last) and finding the runs to price.
+    index("runs_cost_idx").on(table.costUsd, table.runId),
+    index("runs_cost_due_idx")
+      .on(table.runId)
+      .where(sql`${table.costDue}`),
     // A run's forks (the runs list's ?forkOf=), newest first.
     index("runs_forked_from_idx")
       .on(table.forkedFrom, table.startedAt.desc(), table.runId.desc())
