@@ -21,7 +21,7 @@ import type { SqlClient } from "./sql-client";
 
 const DEFAULT_LIMIT = 500;
 
-const DUE_SQL = `
+export const DUE_SQL = `
 WITH due AS (
   SELECT run_id, model_turns, cost_table IS NOT DISTINCT FROM $1::text AS same,
          CASE WHEN cost_table IS NOT DISTINCT FROM $1::text THEN priced_seq ELSE -1 END AS from_seq,
@@ -81,7 +81,9 @@ export function costRanges(order: SortOrder, cursor: string | undefined): Array<
   const direction = up ? sql`ASC` : sql`DESC`;
   const position = cursor === undefined ? undefined : decodeCostCursor(cursor, order);
   const byId = (id: string) => (up ? sql`${runs.runId} > ${id}::text` : sql`${runs.runId} < ${id}::text`);
-  const unknown = { where: sql`${runs.costUsd} IS NULL`, orderBy: [sql`${runs.runId} ${direction}`] };
+  // Ordered by (cost, id) in both ranges, all NULL in this one, so that it is runs_cost_idx's order too.
+  const orderBy = [sql`${runs.costUsd} ${direction}`, sql`${runs.runId} ${direction}`];
+  const unknown = { where: sql`${runs.costUsd} IS NULL`, orderBy };
   if (position && position.costUsd === null) return [{ ...unknown, where: sql`${unknown.where} AND ${byId(position.runId)}` }];
   let where = sql`${runs.costUsd} IS NOT NULL`;
   if (position) {
@@ -89,7 +91,7 @@ export function costRanges(order: SortOrder, cursor: string | undefined): Array<
     const at = sql`(${position.costUsd}::float8, ${position.runId}::text)`;
     where = sql`${where} AND ${pair} ${up ? sql`>` : sql`<`} ${at}`;
   }
-  return [{ where, orderBy: [sql`${runs.costUsd} ${direction}`, sql`${runs.runId} ${direction}`] }, unknown];
+  return [{ where, orderBy }, unknown];
 }
 
 export { encodeCostCursor };

@@ -11,6 +11,8 @@ import { importRuns } from "@/lib/journal/import";
 import { isForker, isPricer, type Journal } from "@/lib/journal/ports";
 import { pricedRuns } from "@/lib/journal/pricing";
 import type { RunQuery, RunSummary } from "@/lib/journal/types";
+import type { PostgresStore } from "@/lib/store";
+import { costRanges, DUE_SQL } from "@/lib/store/cost-sql";
 import { STORE_KINDS } from "../helpers/databases";
 
 const TABLE: PriceTable = {
@@ -147,5 +149,43 @@ describe.each(STORE_KINDS)("run costs: $name", (kind) => {
     await expect(store.runs({ sort: "cost", cursor: newest.nextCursor! })).rejects.toBeInstanceOf(BadInputError);
     await expect(store.runs({ sort: "cost", order: "asc", cursor: byCost.nextCursor! })).rejects.toBeInstanceOf(BadInputError);
     await expect(store.runs({ cursor: byCost.nextCursor! })).rejects.toBeInstanceOf(BadInputError);
+  });
+});
+
+describe.each(STORE_KINDS.filter((kind) => kind.name !== "memory"))("run costs' plans: $name", (kind) => {
+  let store: PostgresStore;
+
+  beforeAll(async () => {
+    store = (await kind.open()) as unknown as PostgresStore;
+    await store.client.exec(`
+      INSERT INTO runs (run_id, agent, cost_usd, cost_table, cost_due, started_at)
+      SELECT 'plan-' || g, 'agent-' || (g % 7), CASE WHEN g % 10 = 0 THEN NULL ELSE g / 1000.0 END, 'plan@1', g % 500 = 0, now() - g * interval '1 second'
+      FROM generate_series(1, 5000) AS g;
+      ANALYZE runs;`);
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  async function plan(statement: { sql: string; params: unknown[] }): Promise<string> {
+    const rows = await store.client.query<Record<string, string>>(`EXPLAIN ${statement.sql}`, statement.params);
+    return rows.map((row) => Object.values(row)[0]).join("\n");
+  }
+
+  it("reads a cost-sorted page as ranges of runs_cost_idx, never sorting every run", async () => {
+    for (const order of ["asc", "desc"] as const) {
+      for (const range of costRanges(order, undefined)) {
+        const text = await plan(store.costRunsQuery({}, range, 51).toSQL());
+        expect(text, `${order}: ${text}`).toContain("runs_cost_idx");
+        expect(text).not.toMatch(/Sort Key: runs\.cost_usd|Seq Scan on runs/);
+      }
+    }
+  });
+
+  it("finds the due runs through the partial index", async () => {
+    await store.client.exec("SET enable_seqscan = off");
+    const text = await plan({ sql: DUE_SQL, params: ["plan@1", 501, null] });
+    await store.client.exec("RESET enable_seqscan");
+    expect(text).toContain("runs_cost_due_idx");
   });
 });
