@@ -39,7 +39,7 @@ const runsList: Benchmark = {
                timestamptz '2026-01-01' + g * interval '1 second',
                timestamptz '2026-01-01' + g * interval '1 second' + interval '3 seconds',
                timestamptz '2026-01-01' + g * interval '1 second' + interval '3 seconds',
-               CASE WHEN g % 10 = 0 THEN NULL ELSE ((g * 7919) % 100000) / 1e4 END, 'bench', false
+               CASE WHEN g % 10 = 0 THEN NULL ELSE ((g::bigint * 7919) % 100000) / 1e4 END, 'bench', false
         FROM generate_series(1, ${RUNS}) AS g;
         ANALYZE runs;`),
     );
