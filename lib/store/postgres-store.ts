@@ -4,24 +4,10 @@
  * append, first writer of a name wins, seq dense per run. Listeners hear of appends through
  * notify-batch.ts, in this process's order: a status change first sends the appends' queued notes.
  */
-import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { JournalBase, type JournalOptions } from "../journal/base";
-import { decodeCursor, encodeCursor, pageSize } from "../journal/cursor";
 import { summaryDelta } from "../journal/summary";
-import type {
-  AppendResult,
-  HistoryOptions,
-  JournalNotification,
-  JournalRecord,
-  NewRecord,
-  PauseState,
-  RunPage,
-  RunOrigin,
-  RunQuery,
-  RunStatus,
-  RunStatusPatch,
-  RunSummary,
-} from "../journal/types";
+import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatus, RunStatusPatch, RunSummary } from "../journal/types";
 import type {
   DeleteResult,
   ForkCopy,
@@ -41,7 +27,7 @@ import type {
   UnfinishedQuery,
   UnfinishedRun,
 } from "../journal/ports";
-import { costRanges, encodeCostCursor, priceDueRuns } from "./cost-sql";
+import { priceDueRuns } from "./cost-sql";
 import { copyForFork } from "./fork-sql";
 import * as importing from "./import-sql";
 import * as staging from "./otel-sql";
@@ -50,8 +36,9 @@ import * as recovery from "./recovery-sql";
 import * as retention from "./retention-sql";
 import { appendStatement, JOURNAL_CHANNEL, type AppendPath } from "./append-sql";
 import { NotificationBatcher } from "./notify-batch";
-import { records, runs } from "./schema/index";
-import { iso, UNIQUE_VIOLATION } from "./rows";
+import { runs } from "./schema/index";
+import { UNIQUE_VIOLATION } from "./rows";
+import { costRangeQuery, listRuns, newestFirstQuery, summaryQuery, toSummary, type CostRange } from "./run-lists";
 import { PAGE_SQL, READ_KINDS_SQL, READ_SQL, RECORD_COLUMNS, SEQ_END } from "./read-sql";
 import { textValue, type SqlClient } from "./sql-client";
 
@@ -221,39 +208,29 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
   }
 
   private preparedSummaryOfRun() {
-    return this.summaries()
+    return summaryQuery(this.db)
       .where(eq(runs.runId, sql.placeholder("runId")))
       .prepare("backtrack_run_summary");
   }
 
   async runs(query: RunQuery = {}): Promise<RunPage> {
-    const limit = pageSize(query.limit);
-    if (query.sort === "cost") return this.runsByCost(query, limit);
-    const rows = await this.runsQuery(query, limit + 1);
-    const page = rows.slice(0, limit).map(toSummary);
-    const last = page.at(-1);
-    return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return listRuns(this.db, query);
   }
 
-  /** The cost sort: the priced runs' range, then the unknown costs' while the page has room. */
-  private async runsByCost(query: RunQuery, limit: number): Promise<RunPage> {
-    const order = query.order ?? "desc";
-    const rows: Awaited<ReturnType<PostgresStore["runsQuery"]>> = [];
-    for (const range of costRanges(order, query.cursor)) {
-      if (rows.length > limit) break;
-      rows.push(...(await this.costRunsQuery(query, range, limit + 1 - rows.length)));
-    }
-    const page = rows.slice(0, limit).map(toSummary);
-    const last = page.at(-1);
-    return { runs: page, nextCursor: rows.length > limit && last ? encodeCostCursor(last, order) : null };
+  /** The newest-first list's statement (exposed so that tests can check its plan). */
+  runsQuery(query: RunQuery, limit: number) {
+    return newestFirstQuery(this.db, query, limit);
   }
 
   /** One range of the cost sort (exposed so that tests can check its plan). */
-  costRunsQuery(query: RunQuery, range: { where: SQL; orderBy: SQL[] }, limit: number) {
-    return this.summaries()
-      .where(and(...this.runFilters(query), range.where))
-      .orderBy(...range.orderBy)
-      .limit(limit);
+  costRunsQuery(query: RunQuery, range: CostRange, limit: number) {
+    return costRangeQuery(this.db, query, range, limit);
+  }
+
+  /** Summary rows of the named runs, found through the primary key (exposed so that tests can
+   * check its plan). */
+  summariesOf(runIds: readonly string[]) {
+    return summaryQuery(this.db).where(inArray(runs.runId, [...runIds]));
   }
 
   async priceRuns(pricing: RunPricing, options: PriceRunsOptions = {}): Promise<{ priced: number; more: boolean }> {
@@ -261,62 +238,6 @@ export class PostgresStore extends JournalBase implements Lister, Leaser, TraceS
     const outcome = await priceDueRuns(this.client, pricing, options, reset);
     this.pricedVersions.add(pricing.version);
     return outcome;
-  }
-
-  /** Summary rows of the named runs, found through the primary key (exposed so that tests can
-   * check its plan). */
-  summariesOf(runIds: readonly string[]) {
-    return this.summaries().where(inArray(runs.runId, [...runIds]));
-  }
-
-  /** The runs list's statement (exposed so that tests can check its plan). */
-  runsQuery(query: RunQuery, limit: number) {
-    const conditions = this.runFilters(query);
-    if (query.cursor) {
-      const after = decodeCursor(query.cursor);
-      conditions.push(sql`(${runs.startedAt}, ${runs.runId}) < (${after.startedAt}::timestamptz, ${after.runId}::text)`);
-    }
-    // "DESC NULLS LAST", as the indexes are built (drizzle's .desc()): a plain DESC means NULLS FIRST,
-    // which no index matches, and the list then sorts every run (both columns are NOT NULL anyway).
-    return this.summaries()
-      .where(and(...conditions))
-      .orderBy(sql`${runs.startedAt} DESC NULLS LAST`, sql`${runs.runId} DESC NULLS LAST`)
-      .limit(limit);
-  }
-
-  /** The runs list's filters, shared by both sorts. */
-  private runFilters(query: RunQuery): SQL[] {
-    const conditions: SQL[] = [];
-    if (query.status) conditions.push(eq(runs.status, query.status));
-    if (query.agent) conditions.push(eq(runs.agent, query.agent));
-    if (query.parentRunId === null) conditions.push(isNull(runs.parentRunId));
-    else if (query.parentRunId !== undefined) conditions.push(eq(runs.parentRunId, query.parentRunId));
-    if (query.forkOf !== undefined) conditions.push(eq(runs.forkedFrom, query.forkOf));
-    if (query.search) {
-      const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      // lower(run_id): the expression its trigram index is built on (drizzle/0016), which lookups
-      // by id cannot take in place of the primary key.
-      const match = or(ilike(sql`lower(${runs.runId})`, pattern), ilike(runs.inputText, pattern));
-      if (match) conditions.push(match);
-    }
-    return conditions;
-  }
-
-  /** Summary rows with each run's last record (its length and last activity): one backward probe
-   * of the records' primary key per run, never a scan. */
-  private summaries() {
-    const last = this.db
-      .select({ seq: records.seq, createdAt: records.createdAt })
-      .from(records)
-      .where(eq(records.runId, runs.runId))
-      .orderBy(desc(records.seq))
-      .limit(1)
-      .as("last");
-    return this.db
-      .select({ run: runs, lastSeq: last.seq, lastAt: last.createdAt })
-      .from(runs)
-      .leftJoinLateral(last, sql`true`)
-      .$dynamic();
   }
 
   protected async writeStatus(runId: string, patch: RunStatusPatch): Promise<void> {
@@ -440,33 +361,5 @@ function toRecord(runId: string, row: RecordRow): JournalRecord {
     kind: row.kind,
     payload: JSON.parse(row.payload),
     createdAt: row.created_at,
-  };
-}
-
-function toSummary({ run: row, lastSeq, lastAt }: { run: typeof runs.$inferSelect; lastSeq: number | null; lastAt: Date | null }): RunSummary {
-  const seq = lastSeq ?? -1;
-  // The summary row's updated_at moves with status changes and at most once a second with records.
-  const updatedAt = lastAt && lastAt > row.updatedAt ? lastAt : row.updatedAt;
-  return {
-    runId: row.runId,
-    agent: row.agent,
-    parentRunId: row.parentRunId,
-    origin: row.origin as RunOrigin,
-    forkedFrom: row.forkedFrom === null ? null : { runId: row.forkedFrom, at: row.forkedAt ?? 0 },
-    status: row.status as RunStatus,
-    pause: (row.pause as PauseState | null) ?? null,
-    error: row.error,
-    inputText: row.inputText,
-    recordCount: seq + 1,
-    lastSeq: seq,
-    modelTurns: row.modelTurns,
-    toolCalls: row.toolCalls,
-    inputTokens: row.inputTokens,
-    outputTokens: row.outputTokens,
-    costUsd: row.costUsd,
-    costPending: row.costDue,
-    startedAt: iso(row.startedAt),
-    updatedAt: iso(updatedAt),
-    completedAt: row.completedAt ? iso(row.completedAt) : null,
   };
 }
