@@ -83,8 +83,30 @@ export function nsToIso(ns: string): string {
   return `${lastSecond.prefix}${String(ms - second * 1000).padStart(3, "0")}Z`;
 }
 
-/** The nanoseconds between two decimal nanosecond strings, in milliseconds. */
+const DECIMAL = /^\d{1,20}$/;
+/** Seconds apart below which seconds·1e9 + nanoseconds stays an exact double (under 2^53). */
+const EXACT_SECONDS = 9_000_000;
+
+/** Whole seconds and the nanoseconds past them of a decimal nanosecond string. */
+function secondsOf(ns: string): [seconds: number, nanos: number] {
+  return ns.length > 9 ? [Number(ns.slice(0, -9)), Number(ns.slice(-9))] : [0, Number(ns)];
+}
+
+/**
+ * The nanoseconds between two decimal nanosecond strings, in milliseconds (whole microseconds:
+ * the BigInt formula below). Spans shorter than about 100 days take exact double arithmetic on
+ * the seconds and the nanoseconds apart, without parsing two BigInts a span.
+ */
 export function durationMs(startNs: string, endNs: string): number {
+  if (DECIMAL.test(startNs) && DECIMAL.test(endNs)) {
+    const [startSeconds, startNanos] = secondsOf(startNs);
+    const [endSeconds, endNanos] = secondsOf(endNs);
+    const seconds = endSeconds - startSeconds;
+    if (Math.abs(seconds) < EXACT_SECONDS) {
+      const ns = seconds * 1e9 + (endNanos - startNanos);
+      return ns > 0 ? (ns - (ns % 1000)) / 1000 / 1000 : 0;
+    }
+  }
   try {
     const ns = BigInt(endNs) - BigInt(startNs);
     return ns > 0n ? Number(ns / 1000n) / 1000 : 0;
