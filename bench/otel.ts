@@ -6,14 +6,16 @@
  * openInferenceSpansPerSec (issue 43): the same traces in OpenInference's attributes (an AGENT with
  * LLM and TOOL spans, messages flattened into indexed keys).
  * The baseline writes the same records (planned once, up front) with one bare multi-row INSERT a
- * request, eight at a time, into a table shaped like `records`. Rounds alternate the two and the
- * median round of each is reported.
+ * request, eight at a time, into a table shaped like `records`. Rounds alternate them and the
+ * median round of each is reported. `inProcessReflection` decodes in process with protobufjs
+ * reflection (decodeSpansReflective) instead of the hand-written decoder, for comparison.
  */
 import postgres from "postgres";
 import type { Journal } from "../lib/journal/ports";
-import { decodeSpans } from "../lib/otel/decode";
+import { decodeSpans, decodeSpansReflective } from "../lib/otel/decode";
 import { ingestOtlp, type IngestOptions } from "../lib/otel/ingest";
 import { planTrace } from "../lib/otel/materialise";
+import { prepareOtlp } from "../lib/otel/prepare";
 import { ExportTraceServiceRequest } from "../lib/otel/proto";
 import { pooledOtlpPreparer } from "../lib/pool/otlp";
 import { ProjectionPool } from "../lib/pool/pool";
@@ -178,6 +180,10 @@ function ingestBenchmark(figure: string, convention: Convention): Benchmark {
         {
           ingest: ingestRound({ prepare: pooledOtlpPreparer(pool) }),
           inProcess: ingestRound({}),
+          // The same, decoding through protobufjs reflection (the decoder before decode-proto.ts).
+          inProcessReflection: ingestRound({
+            prepare: async (raw) => prepareOtlp(raw, (body, encoding) => (encoding === "protobuf" ? decodeSpansReflective(body) : decodeSpans(body, encoding))),
+          }),
           insert: async () => {
             const rows = rounds().map((bodies) => bodies.map(recordsOf));
             recordsPerRound = rows.flat(2).length;
@@ -204,6 +210,8 @@ function ingestBenchmark(figure: string, convention: Convention): Benchmark {
         ingestVsInsert: figures.ingest / figures.insert,
         inProcessSpansPerSec: figures.inProcess,
         inProcessVsInsert: figures.inProcess / figures.insert,
+        inProcessReflectionSpansPerSec: figures.inProcessReflection,
+        inProcessReflectionVsInsert: figures.inProcessReflection / figures.insert,
         exporters: EXPORTERS,
         spansPerRequest: SPANS_PER_REQUEST,
         recordsPerRound,

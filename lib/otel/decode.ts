@@ -7,20 +7,18 @@
 import { gunzipSync } from "node:zlib";
 import { readBoundedBody, type BodyRefusals } from "../journal/import-body";
 import { OtlpBodyError, OtlpTooLargeError, UnsupportedMediaTypeError } from "./errors";
+import { decodeOtlpProtobuf } from "./decode-proto";
 import { ExportTraceServiceRequest } from "./proto";
-import type { Attributes, AttributeValue, OtelSpan, SpanEvent } from "./spans";
+import { invalidSpanIds, unsignedDecimal, type Attributes, type AttributeValue, type DecodedSpans, type OtelSpan, type SpanEvent } from "./spans";
+
+export { unsignedDecimal };
 
 /** The largest OTLP body accepted, compressed or after decompression (16 MiB); 413 above it. */
 export const OTLP_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export type OtlpEncoding = "protobuf" | "json";
 
-export interface DecodedSpans {
-  spans: OtelSpan[];
-  rejected: number;
-  /** Why spans were rejected, one line per distinct reason. */
-  reasons: string[];
-}
+export type { DecodedSpans };
 
 /** Which encoding a Content-Type names; UnsupportedMediaTypeError for any other. */
 export function encodingOf(contentType: string | null): OtlpEncoding {
@@ -43,8 +41,27 @@ export function decompress(body: Uint8Array, contentEncoding: string | null, lim
   }
 }
 
+/** A body's spans: protobuf through the hand-written decoder (decode-proto.ts), JSON through the walker below. */
 export function decodeSpans(body: Uint8Array, encoding: OtlpEncoding): DecodedSpans {
-  const request = encoding === "protobuf" ? decodeProtobuf(body) : decodeJson(body);
+  if (encoding === "json") return walk(decodeJson(body));
+  try {
+    return decodeOtlpProtobuf(body);
+  } catch (error) {
+    throw protobufError(error);
+  }
+}
+
+/** The same as decodeSpans for protobuf, through protobufjs reflection (proto.ts) and the walker: the reference decode-proto.ts is held to. */
+export function decodeSpansReflective(body: Uint8Array): DecodedSpans {
+  return walk(decodeProtobuf(body));
+}
+
+function protobufError(error: unknown): OtlpBodyError {
+  return new OtlpBodyError(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`, { cause: error });
+}
+
+/** A decoded request (reflection's message or OTLP/JSON's object) into spans. */
+function walk(request: Record<string, unknown>): DecodedSpans {
   const out: DecodedSpans = { spans: [], rejected: 0, reasons: [] };
   const resourceSpans = array(request.resourceSpans, "resourceSpans");
   for (const resourceSpan of resourceSpans) {
@@ -69,7 +86,7 @@ function decodeProtobuf(body: Uint8Array): Record<string, unknown> {
   try {
     return ExportTraceServiceRequest.decode(body) as unknown as Record<string, unknown>;
   } catch (error) {
-    throw new OtlpBodyError(`the body is not an OTLP ExportTraceServiceRequest in protobuf: ${(error as Error).message}`, { cause: error });
+    throw protobufError(error);
   }
 }
 
@@ -124,27 +141,12 @@ function isLong(value: unknown): value is LongBits {
   return typeof value === "object" && value !== null && typeof (value as LongBits).low === "number" && typeof (value as LongBits).high === "number";
 }
 
-/**
- * The decimal text of high·2^32 + low (both unsigned 32-bit), exactly and without BigInt or
- * Long.toString (the hot path of a span's two timestamps): high·2^32 = high·4294·10^6 + high·967296,
- * and each part stays below 2^53.
- */
-export function unsignedDecimal(low: number, high: number): string {
-  const millions = high * 4294;
-  const rest = high * 967_296 + low;
-  const carried = Math.floor(rest / 1e6);
-  const top = millions + carried;
-  const bottom = rest - carried * 1e6;
-  return top === 0 ? String(bottom) : `${top}${String(bottom).padStart(6, "0")}`;
-}
-
 function spanOf(raw: Record<string, unknown>, service: string | null): OtelSpan | string {
   const traceId = idOf(raw.traceId);
   const spanId = idOf(raw.spanId);
   const parent = idOf(raw.parentSpanId);
-  if (!/^[0-9a-f]{32}$/.test(traceId) || /^0+$/.test(traceId)) return "a span's traceId is not 16 bytes (32 hex digits), or is all zero";
-  if (!/^[0-9a-f]{16}$/.test(spanId) || /^0+$/.test(spanId)) return "a span's spanId is not 8 bytes (16 hex digits), or is all zero";
-  if (parent !== "" && !/^[0-9a-f]{16}$/.test(parent)) return "a span's parentSpanId is not 8 bytes (16 hex digits)";
+  const invalid = invalidSpanIds(traceId, spanId, parent);
+  if (invalid) return invalid;
   const status = (raw.status ?? {}) as Record<string, unknown>;
   const events: SpanEvent[] = array(raw.events, "events").map((event) => {
     const fields = object(event, "events[]");

@@ -148,7 +148,10 @@ export function toolFactsOf(span: OtelSpan): ToolCallFacts {
 export function attemptPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolFactsOf(span)): AttemptPayload & { spanId: string; parameters?: unknown } {
   // OpenInference `tool.parameters`: the tool's parameter definition, kept beside the arguments.
   const parameters = jsonAttribute(span.attributes, "tool.parameters");
-  return { ...facts, idempotencyKey: `otel:${span.traceId}:${span.spanId}`, ...(parameters !== undefined ? { parameters } : {}), spanId: span.spanId };
+  // Fields named one by one, not spread: the hot path of every tool span (facts holds these three).
+  const idempotencyKey = `otel:${span.traceId}:${span.spanId}`;
+  if (parameters === undefined) return { toolCallId: facts.toolCallId, toolName: facts.toolName, args: facts.args, idempotencyKey, spanId: span.spanId };
+  return { toolCallId: facts.toolCallId, toolName: facts.toolName, args: facts.args, idempotencyKey, parameters, spanId: span.spanId };
 }
 
 /** `facts`: the span's toolFactsOf, when the caller has them (they parse the arguments). */
@@ -158,7 +161,9 @@ export function toolResultPayloadOf(span: OtelSpan, facts: ToolCallFacts = toolF
     jsonAttribute(span.attributes, "gen_ai.tool.call.result", "ai.toolCall.result") ??
     (openInferenceKind(span) ? toolOutputOf(openInferenceValue(span.attributes, "output")) : undefined);
   return {
-    ...facts,
+    toolCallId: facts.toolCallId,
+    toolName: facts.toolName,
+    args: facts.args,
     result: result ?? (failed ? span.status.message || "the tool failed" : null),
     isError: failed,
     durationMs: durationMs(span.startNs, span.endNs),

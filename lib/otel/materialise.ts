@@ -50,6 +50,8 @@ interface Node {
   spanId: string;
   parentSpanId: string | null;
   startNs: string;
+  /** Number(startNs) / 1e6, for ordering (computed once, not once a comparison). */
+  startMs: number;
   runId: string | null;
   note: SpanNote | null;
   span: OtelSpan | null;
@@ -76,13 +78,23 @@ function nodesOf(trace: StagedTrace, incoming: readonly OtelSpan[]): Map<string,
     const span = (staged.data ?? null) as OtelSpan | null;
     const note = (staged.note ?? null) as SpanNote | null;
     nodes.set(staged.spanId, {
-      ...{ spanId: staged.spanId, parentSpanId: staged.parentSpanId, startNs: staged.startNs, runId: staged.runId, note, span },
+      ...{ spanId: staged.spanId, parentSpanId: staged.parentSpanId, startNs: staged.startNs, startMs: Number(staged.startNs) / 1e6, runId: staged.runId, note, span },
       ...{ role: note?.role ?? (span ? roleOf(span) : "other"), isNew: false },
     });
   }
   for (const span of incoming) {
     if (nodes.has(span.spanId)) continue;
-    nodes.set(span.spanId, { spanId: span.spanId, parentSpanId: span.parentSpanId, startNs: span.startNs, runId: null, note: null, span, role: roleOf(span), isNew: true });
+    nodes.set(span.spanId, {
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      startNs: span.startNs,
+      startMs: Number(span.startNs) / 1e6,
+      runId: null,
+      note: null,
+      span,
+      role: roleOf(span),
+      isNew: true,
+    });
   }
   return nodes;
 }
@@ -110,7 +122,7 @@ const START_PRECISION_MS = 1;
  * order they start).
  */
 function order(a: Node, b: Node, depth: (node: Node) => number): number {
-  const apart = Number(a.startNs) / 1e6 - Number(b.startNs) / 1e6;
+  const apart = a.startMs - b.startMs;
   if (Math.abs(apart) >= START_PRECISION_MS) return apart;
   if (causes(a, b)) return -1;
   if (causes(b, a)) return 1;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeSpans, unsignedDecimal } from "@/lib/otel/decode";
 import { ExportTraceServiceRequest } from "@/lib/otel/proto";
-import { nsToIso } from "@/lib/otel/spans";
+import { durationMs, nsToIso } from "@/lib/otel/spans";
 
 /** A decimal string of `digits` random digits without a leading zero. */
 function randomDigits(digits: number, random: () => number): string {
@@ -35,6 +35,47 @@ describe("otel nanosecond helpers", () => {
     }
     expect(nsToIso("999999")).toBe("1970-01-01T00:00:00.000Z");
     expect(nsToIso("1000000")).toBe("1970-01-01T00:00:00.001Z");
+  });
+});
+
+describe("otel span durations", () => {
+  /** The formula durationMs keeps for what its exact double arithmetic does not cover. */
+  function reference(startNs: string, endNs: string): number {
+    try {
+      const ns = BigInt(endNs) - BigInt(startNs);
+      return ns > 0n ? Number(ns / 1000n) / 1000 : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  it("durationMs equals the BigInt formula: near, far apart, backwards, short strings and junk", () => {
+    const random = seeded(23);
+    const cases: Array<[string, string]> = [
+      ["0", "0"],
+      ["0", "999"],
+      ["0", "1000"],
+      ["999999999", "1000000000"],
+      ["1796000000000000000", "1796000000000000999"],
+      ["1796000000000000001", "1796000000000001000"],
+      ["1796000000000000000", "1795999999999999999"],
+      ["1", "18446744073709551615"],
+      ["1796000000000000000", "1796009000000000000"],
+      ["1796000000000000000", "1796008999999999999"],
+      ["", "5000"],
+      ["12a", "5000"],
+      ["-5", "5000"],
+      ["1e3", "5000"],
+      ["1000", "2.5e3"],
+      ["000001000", "000003000"],
+    ];
+    for (let index = 0; index < 20_000; index += 1) {
+      const start = `17${randomDigits(17, random)}`;
+      const apart = index % 4 === 0 ? randomDigits(1 + Math.floor(random() * 19), random) : String(Math.floor(random() * 10 ** (1 + Math.floor(random() * 12))));
+      const end = (BigInt(start) + BigInt(apart) * (index % 7 === 0 ? -1n : 1n)).toString();
+      cases.push([start, end]);
+    }
+    for (const [start, end] of cases) expect(durationMs(start, end), `${start} → ${end}`).toBe(reference(start, end));
   });
 });
 
