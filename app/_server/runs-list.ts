@@ -8,7 +8,7 @@ import { runPricing } from "@/lib/agent/pricing";
 import type { Journal } from "@/lib/journal/ports";
 import { priceAllRuns, pricedRuns, type PricedRunPage } from "@/lib/journal/pricing";
 import type { RunQuery } from "@/lib/journal/types";
-import { serverPrices } from "./waterfalls";
+import { serverPrices } from "./prices";
 
 export async function serverRuns(store: Journal, query: RunQuery): Promise<PricedRunPage> {
   return pricedRuns(store, query, runPricing(await serverPrices()));

@@ -1,12 +1,9 @@
 /**
- * The server's waterfalls, costs, aggregated charts and prices. Each is built in the projection pool
+ * The server's waterfalls, costs and aggregated charts. Each is built in the projection pool
  * from the run's outline (outlines.ts) and kept while the outline has not grown (a waterfall of
- * 100,000 records sorts ~67,000 bars; it is held packed and windowed); the
- * prices are the kept table with the registry's (the config's `pricing`, the demo's) on top. A
- * config that fails to load must not hide costs: the table alone is used then.
+ * 100,000 records sorts ~67,000 bars; it is held packed and windowed), priced with prices.ts's table.
  */
 import "server-only";
-import { priceTable } from "@/lib/agent/price-catalog";
 import type { PriceTable } from "@/lib/agent/pricing";
 import type { RunCost } from "@/lib/agent/pricing";
 import type { AggregateGraph } from "@/lib/inspect/aggregate";
@@ -16,16 +13,9 @@ import type { RunSummary } from "@/lib/journal/types";
 import { runOutline } from "./outlines";
 import { projectionPool } from "./pool";
 import { processWide } from "./process-wide";
-import { serverRegistry } from "./registry";
+import { serverPrices } from "./prices";
 
 const KEPT_WATERFALLS = 8;
-
-export async function serverPrices(): Promise<PriceTable> {
-  const overrides = await serverRegistry()
-    .then((registry) => registry.prices())
-    .catch(() => ({}));
-  return priceTable(overrides);
-}
 
 /** A kept result of a whole-outline task, valid while the run's outline and the prices stay as they were. */
 interface Kept<T> {
