@@ -5,14 +5,15 @@ import { defineConfig } from "@playwright/test";
 
 /**
  * End-to-end tests in real Chromium (Debian's) against the built app, on embedded database
- * folders. E2E_WORKERS (default 2) workers run the spec files at once, each against servers of
+ * folders. E2E_WORKERS workers (default 1) run the spec files at once, each against servers of
  * its own (E2E_SERVERS): worker w's servers listen on the ports below plus w × 100, each on its own
- * copy of the demo, so a worker sees exactly what one worker running alone would, minus the writes
- * of the files the other worker took. Folders are chosen once, by the main process, and inherited
+ * copy of the demo, so a worker sees what one worker running alone would, minus the writes of the
+ * files another worker took. One by default: on two cores shared with other work, two workers
+ * starved the live-run tests (a 30 s wait ran out) where one worker never did. Folders are chosen once, by the main process, and inherited
  * by the workers through the environment (each re-reads this file). The servers are started by
  * the global setup (e2e/servers.ts).
  */
-export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 1);
 const basePort = Number(process.env.E2E_PORT ?? 3100);
 /** How far apart two workers' server ports are. */
 const WORKER_STRIDE = 100;
