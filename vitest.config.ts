@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 export const SOAK = "tests/recovery/soak.test.ts";
 /** The fleet test serves the built inspector: it runs after the build (vitest.fleet.config.ts). */
 export const FLEET = "tests/fleet/fleet.test.ts";
+/** The soak's and the fleet's global setup: the server's databases, no embedded template (neither opens one). */
+export const SERVER_ONLY_SETUP = ["tests/helpers/global-setup-server.ts"];
 
 export const base = {
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },

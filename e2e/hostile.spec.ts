@@ -3,12 +3,12 @@ import { createHash } from "node:crypto";
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { E2E_ALLOWED_HOST, E2E_TOKEN, HOSTS_PORT, READ_ONLY_PORT, TOKEN_PORT } from "../playwright.config";
+import { E2E_ALLOWED_HOST, E2E_SERVER_PORT, E2E_TOKEN, HOSTS_PORT, READ_ONLY_PORT, TOKEN_PORT } from "../playwright.config";
 import { generatedText } from "../tests/hostile/jsonl-files";
 import { plant, startCli } from "./cli";
 
 test.describe("items 4–7: redirect, hosts, headers, token", () => {
-  const port = Number(process.env.E2E_PORT ?? 3100);
+  const port = E2E_SERVER_PORT;
   const open = `http://127.0.0.1:${port}`;
   const guarded = `http://127.0.0.1:${HOSTS_PORT}`;
   const SECURITY_HEADERS = {

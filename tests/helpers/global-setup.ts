@@ -6,10 +6,13 @@
  * database (embeddedFolder() in databases.ts), and one server database, which
  * freshServerDatabase() clones with CREATE DATABASE … TEMPLATE (a second a database less than
  * migrating each). Nothing connects to the server template after this, as TEMPLATE requires.
- * First it builds the projection pool's worker (dist-workers/), which the server's code runs, and
- * the bundled CLI that spawned-CLI tests run (scripts/build-test-cli.mjs).
+ * It also builds the projection pool's worker (dist-workers/), which the server's code runs, and
+ * the bundles of the CLI and the child scripts that tests spawn (scripts/build-test-cli.mjs). The
+ * builds run in their own processes while this one makes the templates: the run waits for the
+ * slowest, not for their sum. The soak and the fleet (tests/helpers/global-setup-server.ts) need
+ * the server's databases only: they skip the embedded template, an initdb of several seconds.
  */
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,11 +22,28 @@ import { openStore } from "@/lib/store";
 
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
 
-export default async function setup(project: TestProject) {
-  // The projection pool's worker, built from this checkout's lib/pool (the server's tests use it).
-  execFileSync(process.execPath, ["scripts/build-workers.mjs"], { stdio: "inherit" });
-  // The bundled CLI that runCli (processes.ts) spawns: a start in half the time of tsx's.
-  execFileSync(process.execPath, ["scripts/build-test-cli.mjs"], { stdio: "inherit" });
+/** Runs a build script of this checkout in its own node process; rejects if it fails. */
+function build(script: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [script], { stdio: "inherit" });
+    child.on("error", fail);
+    child.on("exit", (code, signal) => (code === 0 ? done() : fail(new Error(`${script} failed (${signal ?? `exit ${code}`})`))));
+  });
+}
+
+export default function setup(project: TestProject) {
+  return setupDatabases(project, { embedded: true });
+}
+
+export async function setupDatabases(project: TestProject, options: { embedded: boolean }) {
+  const builds = Promise.all([
+    // The projection pool's worker, built from this checkout's lib/pool (the server's tests use it).
+    build("scripts/build-workers.mjs"),
+    // The bundled CLI that runCli (processes.ts) spawns, and the child scripts startTs spawns: a start in a third of tsx's time.
+    build("scripts/build-test-cli.mjs"),
+  ]);
+  // Awaited below, with the templates; a failure is not left unhandled meanwhile.
+  builds.catch(() => undefined);
   const base = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : DEFAULT_SERVER;
   const name = `backtrack_test_${process.pid}_${Date.now().toString(36)}`;
   const serverTemplate = `${name}_template`;
@@ -32,22 +52,29 @@ export default async function setup(project: TestProject) {
     await admin.unsafe(`create database ${name}`);
   } catch (error) {
     await admin.end();
+    await builds.catch(() => undefined);
     throw new Error(`the test PostgreSQL server at ${base.replace(/:[^:@/]*@/, ":***@")} is unreachable: ${(error as Error).message}`);
   }
   const url = new URL(base);
   url.pathname = `/${name}`;
   project.provide("serverUrl", url.toString());
   project.provide("serverAdminUrl", base);
-  await admin.unsafe(`create database ${serverTemplate}`);
   const templateUrl = new URL(base);
   templateUrl.pathname = `/${serverTemplate}`;
-  await (await openStore({ url: templateUrl.toString() })).close();
+  const migrateServerTemplate = async () => {
+    await admin.unsafe(`create database ${serverTemplate}`);
+    await (await openStore({ url: templateUrl.toString() })).close();
+  };
+  const template = options.embedded ? mkdtempSync(join(tmpdir(), "backtrack-template-")) : undefined;
+  const migrateEmbeddedTemplate = async () => {
+    if (template) await (await openStore({ url: `pglite:${template}` })).close();
+  };
+  // PGlite's initdb and migrations run on this thread, the server's on the server, the builds in theirs: at once.
+  await Promise.all([builds, migrateServerTemplate(), migrateEmbeddedTemplate()]);
   project.provide("serverTemplate", serverTemplate);
-  const template = mkdtempSync(join(tmpdir(), "backtrack-template-"));
-  await (await openStore({ url: `pglite:${template}` })).close();
-  project.provide("embeddedTemplate", template);
+  if (template) project.provide("embeddedTemplate", template);
   return async () => {
-    rmSync(template, { recursive: true, force: true });
+    if (template) rmSync(template, { recursive: true, force: true });
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.unsafe(`drop database if exists ${serverTemplate} with (force)`);
     await admin.end();

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@/lib/store";
-import { tempFolder } from "../helpers/databases";
+import { embeddedFolder } from "../helpers/databases";
 
 const CLI = resolve("bin/backtrack.mjs");
 const BIG_RUN = "big-run";
@@ -30,8 +30,9 @@ function bash(line: string): Promise<{ code: number | null; stderr: string; ms: 
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 describe("CLI output into a pipe", () => {
-  const folder = tempFolder("backtrack-pipe-");
-  const db = `pglite:${join(folder.path, "db")}`;
+  // A copy of the migrated template: the CLI's start, not a first initdb, is what runs here.
+  const folder = embeddedFolder("backtrack-pipe-");
+  const db = folder.url;
 
   beforeAll(async () => {
     const store = await openStore({ url: db });

@@ -16,6 +16,7 @@ import type { JournalRecord } from "@/lib/journal/types";
 import { recover } from "@/lib/recovery/recover";
 import { openStore, type PostgresStore } from "@/lib/store";
 import { freshServerDatabase, STORE_KINDS } from "../helpers/databases";
+import { childArgs } from "../helpers/processes";
 import { crashyAgent, memorySink, sqlSink, type Sink } from "./fixtures";
 
 const INPUT = "Charge customer ada for the order.";
@@ -147,7 +148,7 @@ describe("crash at a durable write by kill -9 of a real process: server", () => 
 
   function runChild(runId: string, k: number): Promise<NodeJS.Signals | number | null> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "tests/recovery/crash-child.ts", database.url, runId, String(k)], { stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, [...childArgs("tests/recovery/crash-child.ts"), database.url, runId, String(k)], { stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       child.on("error", reject);

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ticketBookingEvents, TICKET_BOOKING } from "@/lib/demo/ticket-booking";
 import { SessionService, sessionTimeline, type Session, type SessionView, type TimelineEvent } from "@/lib/sessions";
 import { openDatabase, resolveDatabase } from "@/lib/store";
+import { childArgs } from "../helpers/processes";
 import { SESSION_DATABASES } from "./databases";
 
 const run = promisify(execFile);
@@ -25,7 +26,7 @@ interface ChildReport {
 
 /** Runs the writer in its own process and returns what its live session showed. */
 async function writeInChild(url: string, recording: "absolute" | "increment"): Promise<ChildReport> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", WRITER, url, recording], { cwd: ROOT, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [...childArgs(WRITER), url, recording], { cwd: ROOT, timeout: 60_000 });
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as ChildReport;
 }
 
