@@ -6,17 +6,10 @@
 import "server-only";
 import { runPricing } from "@/lib/agent/pricing";
 import type { Journal } from "@/lib/journal/ports";
-import { priceAllRuns, pricedRuns, type PricedRunPage } from "@/lib/journal/pricing";
+import { pricedRuns, type PricedRunPage } from "@/lib/journal/pricing";
 import type { RunQuery } from "@/lib/journal/types";
 import { serverPrices } from "./prices";
 
 export async function serverRuns(store: Journal, query: RunQuery): Promise<PricedRunPage> {
   return pricedRuns(store, query, runPricing(await serverPrices()));
-}
-
-/** Prices the runs a migration left due, in the background after the store opens; a failure is only logged. */
-export function priceInBackground(store: Journal): void {
-  void serverPrices()
-    .then((table) => priceAllRuns(store, runPricing(table)))
-    .catch((error: unknown) => console.warn(`[backtrack] pricing runs in the background stopped: ${error instanceof Error ? error.message : String(error)}`));
 }

@@ -1,8 +1,7 @@
 /**
  * The inspector's one store per server process. Opening it makes this process the owner of an
  * embedded database (other processes reach it through this one), applies migrations, and writes
- * the demo runs into an empty database unless BACKTRACK_DEMO=0, then prices the runs that are
- * due in the background (runs-list.ts).
+ * the demo runs into an empty database unless BACKTRACK_DEMO=0.
  */
 import "server-only";
 import { writeDemo } from "@/lib/demo/seed";
@@ -15,8 +14,6 @@ async function open(): Promise<PostgresStore> {
     const { runs } = await store.runs({ limit: 1 });
     if (runs.length === 0) await writeDemo(store);
   }
-  // Imported lazily: the price table loads the registry, which must not slow the store's open.
-  void import("./runs-list").then(({ priceInBackground }) => priceInBackground(store));
   return store;
 }
 

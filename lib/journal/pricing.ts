@@ -38,19 +38,3 @@ export async function pricedRuns(store: Journal, query: RunQuery, pricing: RunPr
   }
   return { ...page, costsPending: byCost && swept.more };
 }
-
-/**
- * Prices every due run, a batch at a time with a pause between, so a database migrated with many
- * runs is priced in the background rather than by the first cost-sorted request. Stops when none
- * is due (later model turns are priced by the list requests) or when `stopped()` says so.
- */
-export async function priceAllRuns(store: Journal, pricing: RunPricing, options: { pauseMs?: number; stopped?: () => boolean } = {}): Promise<number> {
-  if (!isPricer(store)) return 0;
-  let total = 0;
-  for (;;) {
-    const batch = await store.priceRuns(pricing, { limit: SWEEP });
-    total += batch.priced;
-    if (!batch.more || options.stopped?.()) return total;
-    await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 50));
-  }
-}
