@@ -5,7 +5,7 @@
  * in the same direction, so unknown costs come last both ways. Memory is cheap, so a due run is
  * priced from all its model records, not only the new ones.
  */
-import { decodeCostCursor, encodeCostCursor } from "./cursor";
+import { decodeCostCursor } from "./cursor";
 import type { ModelUsage, PriceRunsOptions, RunPricing } from "./ports";
 import { summaryDelta } from "./summary";
 import type { JournalRecord, RunSummary, SortOrder } from "./types";
@@ -63,5 +63,3 @@ export function costOrdered(summaries: RunSummary[], order: SortOrder, cursor: s
   const sorted = summaries.sort(compare);
   return position ? sorted.filter((run) => compare(run, position) > 0) : sorted;
 }
-
-export { encodeCostCursor };

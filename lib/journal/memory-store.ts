@@ -4,7 +4,7 @@
  * A process exit loses everything in it.
  */
 import { JournalBase, type JournalOptions } from "./base";
-import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, pageSize } from "./cursor";
+import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCostCursor, encodeCursor, pageSize } from "./cursor";
 import { MemLeases } from "./mem-leases";
 import { RunExistsError, RunNotFoundError, TraceConflictError } from "./errors";
 import type {
@@ -28,7 +28,7 @@ import type {
 } from "./ports";
 import { RUN_START } from "./names";
 import { forkRunId, renamedPayload, startedSubAgents } from "./fork-copy";
-import { costOrdered, encodeCostCursor, priceMemRuns, type PricedRun } from "./mem-costs";
+import { costOrdered, priceMemRuns, type PricedRun } from "./mem-costs";
 import { summaryDelta } from "./summary";
 import type { AppendResult, HistoryOptions, JournalNotification, JournalRecord, NewRecord, RunPage, RunQuery, RunStatusPatch, RunSummary } from "./types";
 

@@ -65,13 +65,20 @@ function outOfRange(r: Reader, length: number): RangeError {
   return RangeError(`index out of range: ${r.pos} + ${length || 1} > ${r.len}`);
 }
 
-/** Reader.stringVerify, with ASCII read in one slice (anything else goes through protobufjs's own strict reader). */
-function text(r: Reader): string {
+/** A length-delimited field's bytes: moves past them and gives their start (their end is r.pos). */
+function claim(r: Reader): number {
   const length = r.size();
   const start = r.pos;
-  const end = start + length;
-  if (end > r.len) throw outOfRange(r, length);
-  r.pos = end;
+  if (start + length > r.len) throw outOfRange(r, length);
+  r.pos = start + length;
+  return start;
+}
+
+/** Reader.stringVerify, with ASCII read in one slice (anything else goes through protobufjs's own strict reader). */
+function text(r: Reader): string {
+  const start = claim(r);
+  const end = r.pos;
+  const length = end - start;
   const buf = r.buf;
   for (let i = start; i < end; i += 1) if (buf[i]! >= 0x80) return readStrict(buf, start, end);
   return length === 0 ? "" : (buf as unknown as Slicer).latin1Slice(start, end);
@@ -79,12 +86,8 @@ function text(r: Reader): string {
 
 /** Reader.bytes as lower-case hex. */
 function hexOf(r: Reader): string {
-  const length = r.size();
-  const start = r.pos;
-  const end = start + length;
-  if (end > r.len) throw outOfRange(r, length);
-  r.pos = end;
-  return length === 0 ? "" : (r.buf as unknown as Slicer).hexSlice(start, end);
+  const start = claim(r);
+  return start === r.pos ? "" : (r.buf as unknown as Slicer).hexSlice(start, r.pos);
 }
 
 /** Reader.fixed64 as its unsigned decimal text. */

@@ -12,7 +12,7 @@
  *   ranges of runs_cost_idx, so that unknown costs come last both ways under keyset paging.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { decodeCostCursor, encodeCostCursor } from "../journal/cursor";
+import { decodeCostCursor } from "../journal/cursor";
 import type { ModelUsage, PriceRunsOptions, RunPricing } from "../journal/ports";
 import type { SortOrder } from "../journal/types";
 import { tokenCount } from "./rows";
@@ -23,7 +23,7 @@ const DEFAULT_LIMIT = 500;
 
 export const DUE_SQL = `
 WITH due AS (
-  SELECT run_id, model_turns, cost_table IS NOT DISTINCT FROM $1::text AS same,
+  SELECT run_id, model_turns,
          CASE WHEN cost_table IS NOT DISTINCT FROM $1::text THEN priced_seq ELSE -1 END AS from_seq,
          CASE WHEN cost_table IS NOT DISTINCT FROM $1::text THEN cost_usd ELSE 0 END AS base
   FROM runs
@@ -93,5 +93,3 @@ export function costRanges(order: SortOrder, cursor: string | undefined): Array<
   }
   return [{ where, orderBy }, unknown];
 }
-
-export { encodeCostCursor };

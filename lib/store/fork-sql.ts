@@ -19,8 +19,6 @@ import { JOURNAL_CHANNEL } from "./append-sql";
 import { tokenCount } from "./rows";
 import type { SqlClient } from "./sql-client";
 
-const tokens = tokenCount;
-
 /** A run id as the fork renames it (fork-copy.ts forkRunId): the source's prefix swapped for the fork's. */
 const renamed = (id: string) =>
   `CASE WHEN ${id} = $1::text THEN $2::text WHEN starts_with(${id}, $1::text || '.') THEN $2::text || substr(${id}, length($1::text) + 1) ELSE ${id} END`;
@@ -49,7 +47,7 @@ WITH RECURSIVE source AS (
   SELECT * FROM runs WHERE run_id = $1::text
 ), tail AS (
   SELECT count(*) FILTER (WHERE kind = 'model') AS model_turns, count(*) FILTER (WHERE kind = 'tool_result') AS tool_calls,
-         coalesce(sum(${tokens("inputTokens")}), 0) AS input_tokens, coalesce(sum(${tokens("outputTokens")}), 0) AS output_tokens
+         coalesce(sum(${tokenCount("inputTokens")}), 0) AS input_tokens, coalesce(sum(${tokenCount("outputTokens")}), 0) AS output_tokens
   FROM records WHERE run_id = $1::text AND seq >= $3::int
 ), created AS (
   INSERT INTO runs (run_id, agent, parent_run_id, input_text, model_turns, tool_calls, input_tokens, output_tokens, status, origin, forked_from, forked_at, completed_at)

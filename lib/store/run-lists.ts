@@ -5,9 +5,9 @@
  * from one backward probe of the records' primary key per row, never a scan.
  */
 import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
-import { decodeCursor, encodeCursor, pageSize } from "../journal/cursor";
+import { decodeCursor, encodeCostCursor, encodeCursor, pageSize } from "../journal/cursor";
 import type { PauseState, RunOrigin, RunPage, RunQuery, RunStatus, RunSummary } from "../journal/types";
-import { costRanges, encodeCostCursor } from "./cost-sql";
+import { costRanges } from "./cost-sql";
 import type { Database } from "./drizzle";
 import { iso } from "./rows";
 import { records, runs } from "./schema/index";
